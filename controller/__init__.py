@@ -1,0 +1,1 @@
+"""The table controller: game loop, action inference, LEDs, persistence, CLI."""

@@ -1,0 +1,1 @@
+"""MicroPython firmware for the hall-sensor board (also importable on CPython for tests)."""

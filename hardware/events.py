@@ -1,0 +1,59 @@
+"""What sensing devices report: snapshots of the 49 cells, button presses, link status.
+
+A snapshot is a 49-character string in canonical cell order (ARCHITECTURE.md):
+``.`` empty, ``x`` occupied (colour unknown), ``w``/``b``/``r`` top colour, ``?`` unreadable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.errors import DvonnError
+from engine.geometry import NUM_CELLS
+
+SNAPSHOT_CHARS = frozenset(".xwbr?")
+BUTTONS = ("confirm", "next", "undo", "hint", "new")
+EMPTY_SNAPSHOT = "." * NUM_CELLS
+
+
+class SnapshotError(DvonnError, ValueError):
+    """A snapshot string of the wrong length or with characters outside ``.xwbr?``."""
+
+
+def check_snapshot(cells: str) -> str:
+    """Return ``cells`` if it is a valid snapshot string, else raise SnapshotError naming why."""
+    if len(cells) != NUM_CELLS:
+        raise SnapshotError(f"snapshot must have {NUM_CELLS} cells, got {len(cells)}: {cells!r}")
+    for i, ch in enumerate(cells):
+        if ch not in SNAPSHOT_CHARS:
+            raise SnapshotError(f"snapshot character {ch!r} at offset {i} is not one of '.xwbr?'")
+    return cells
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotEvent:
+    """All 49 cells as sensed at time ``t`` (seconds, the source's clock)."""
+
+    t: float
+    cells: str
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonEvent:
+    """A button press; ``long`` is a long press (held past the configured time)."""
+
+    t: float
+    button: str
+    long: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StatusEvent:
+    """Link or device news the players should see: ``kind`` e.g. 'disconnected', 'reconnected'."""
+
+    t: float
+    kind: str
+    detail: str = ""
+
+
+SensorEvent = SnapshotEvent | ButtonEvent | StatusEvent

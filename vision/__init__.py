@@ -1,0 +1,1 @@
+"""Camera recognition: a photo of the table to a Snapshot."""
