@@ -7,7 +7,7 @@ The hot path (move generation, push/pop) works on masks and preallocated tables 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Literal
 
 from engine.errors import IllegalMoveError
@@ -20,6 +20,7 @@ from engine.geometry import (
     RAYS,
     flood,
     iter_cells,
+    parse_cell,
 )
 from engine.move import PASS, Move
 
@@ -39,7 +40,9 @@ _TARGETS: tuple[tuple[int, ...], ...] = tuple(
     for cell in range(NUM_CELLS)
     for h in range(11)
 )
-_STEP = tuple(Move.step(a, b) if a != b else PASS for a in range(NUM_CELLS) for b in range(NUM_CELLS))
+_STEP = tuple(
+    Move.step(a, b) if a != b else PASS for a in range(NUM_CELLS) for b in range(NUM_CELLS)
+)
 _PLACE = tuple(Move.place(c) for c in range(NUM_CELLS))
 
 
@@ -52,6 +55,8 @@ def _zobrist_keys() -> tuple[tuple[int, ...], int]:
 
 _Z, _Z_BLACK = _zobrist_keys()
 _PIECE_INDEX = {"w": 0, "b": 1, "r": 2}
+# (occupied, white, black, red, hash, source, moving stack, stack below, removed stacks)
+_Undo = tuple[int, int, int, int, int, int, str, str, tuple[tuple[int, str], ...]]
 
 
 def _stack_key(cell: int, stack: str, base: int = 0) -> int:
@@ -80,7 +85,7 @@ class Game:
         self._red = 0  # stacks containing a red piece
         self._ply = 0
         self._hash = 0
-        self._undo: list[tuple[int, int, int, int, int, str, str, tuple[tuple[int, str], ...]]] = []
+        self._undo: list[_Undo] = []
         self.move_stack: list[Move] = []
 
     # ----------------------------------------------------------------- construction
@@ -90,6 +95,41 @@ class Game:
         game = cls()
         for m in moves:
             game.push(Move.parse(m) if isinstance(m, str) else m)
+        return game
+
+    @classmethod
+    def setup(cls, stacks: Mapping[int | str, str], turn: Side = WHITE) -> Game:
+        """A moving-phase position from stacks by cell (index or name), ``turn`` to act.
+
+        For hand-built positions in tests and puzzles; it has no history to pop. Stacks are
+        strings of 'w', 'b', 'r' bottom->top; no piece count is enforced beyond 23/23/3.
+        """
+        game = cls()
+        counts = {"w": 0, "b": 0, "r": 0}
+        for key, stack in stacks.items():
+            cell = parse_cell(key) if isinstance(key, str) else key
+            if not 0 <= cell < NUM_CELLS:
+                raise ValueError(f"cell {key!r} is not on the board")
+            if not stack or set(stack) - set("wbr"):
+                raise ValueError(f"stack {stack!r} at {CELL_NAMES[cell]}: use 'w', 'b', 'r'")
+            for p in stack:
+                counts[p] += 1
+            game._stacks[cell] = stack
+            bit = 1 << cell
+            game._occ |= bit
+            if stack[-1] == WHITE:
+                game._white |= bit
+            elif stack[-1] == BLACK:
+                game._black |= bit
+            if RED in stack:
+                game._red |= bit
+            game._hash ^= _stack_key(cell, stack)
+        for piece, n in counts.items():
+            if n > PIECES[piece]:
+                raise ValueError(f"{n} pieces of {piece!r}; the game has {PIECES[piece]}")
+        if turn not in (WHITE, BLACK):
+            raise ValueError(f"turn must be 'w' or 'b', got {turn!r}")
+        game._ply = PLACEMENTS if turn == WHITE else PLACEMENTS + 1
         return game
 
     def copy(self) -> Game:

@@ -39,7 +39,9 @@ class Move:
             return PASS
         m = _TOKEN.match(token)
         if not m:
-            raise InvalidMoveError(f"{text!r} is not DVONN notation (expected e.g. C3, C3D3 or PASS)")
+            raise InvalidMoveError(
+                f"{text!r} is not DVONN notation (expected e.g. C3, C3D3 or PASS)"
+            )
         try:
             a = parse_cell(m.group(1))
             b = parse_cell(m.group(2)) if m.group(2) else None

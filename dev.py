@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Set up and run dvonn-board with nothing but python3.
+
+    python3 dev.py demo [ARGS...]   make .venv, install the project, run `dvonn-board demo`
+    python3 dev.py test [ARGS...]   make .venv, install the project with test tools, run pytest
+                                    (which also runs ruff and mypy, see tests/test_lint.py)
+    python3 dev.py bench            run every benchmark under benchmarks/
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / "python"
+
+
+def ensure_venv(extras: str) -> None:
+    stamp = VENV / f".installed-{extras or 'base'}"
+    pyproject = ROOT / "pyproject.toml"
+    if stamp.exists() and stamp.stat().st_mtime >= pyproject.stat().st_mtime:
+        return
+    if not PY.exists():
+        print(f"dev.py: creating {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    spec = f".[{extras}]" if extras else "."
+    print(f"dev.py: installing {spec} into {VENV}", flush=True)
+    subprocess.run([str(PY), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                    "-e", spec], cwd=ROOT, check=True)
+    stamp.touch()
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("demo", "test", "bench"):
+        print(__doc__)
+        return 2
+    command, rest = argv[0], argv[1:]
+    if command == "demo":
+        ensure_venv("")
+        return subprocess.call([str(BIN / "dvonn-board"), "demo", *rest], cwd=ROOT)
+    ensure_venv("test")
+    if command == "test":
+        return subprocess.call([str(PY), "-m", "pytest", *rest], cwd=ROOT)
+    status = 0
+    for bench in sorted((ROOT / "benchmarks").glob("*.py")):
+        print(f"== {bench.name}", flush=True)
+        status |= subprocess.call([str(PY), str(bench)], cwd=ROOT)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
