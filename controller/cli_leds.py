@@ -1,0 +1,157 @@
+"""``dvonn-board leds test``: light every cell, then every status LED, then all white.
+
+A builder runs it after wiring the strip: each step names the cell and the LED index it
+should light ("A1 -> LED 0"), so a wrong wiring order, start corner or LED count shows at
+once. The ``[leds]`` table of the config file picks backend, layout and limits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+from engine.errors import ConfigError
+from engine.geometry import CELL_NAMES, NUM_CELLS
+from hardware.clock import Clock, SystemClock
+from hardware.leds import BACKENDS, LedStrip, TerminalStrip, resolve_backend, strip_from_config
+
+WHITE = (255, 255, 255)
+BLACK = (0, 0, 0)
+DEFAULT_DELAY = 0.5
+
+
+def default_config_path() -> Path:
+    """``$XDG_CONFIG_HOME/dvonn-board/config.toml`` (``~/.config`` when unset)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "dvonn-board" / "config.toml"
+
+
+def load_leds_section(path: Path | None) -> Mapping[str, Any]:
+    """The ``[leds]`` table of ``path`` (or of the default config if it exists, else {})."""
+    if path is None:
+        path = default_config_path()
+        if not path.is_file():
+            return {}
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError as exc:
+        raise ConfigError("config", f"{path}: no such file") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError("config", f"{path}: not valid TOML: {exc}") from exc
+    except OSError as exc:
+        raise ConfigError("config", f"{path}: cannot read: {exc}") from exc
+    section = data.get("leds", {})
+    if not isinstance(section, dict):
+        raise ConfigError("leds", f"{path}: [leds] must be a table, got {section!r}")
+    return section
+
+
+def _delay(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be 0..60 seconds")
+    return value
+
+
+def register(subparsers: Any) -> None:
+    """Add ``leds test`` to the dvonn-board command."""
+    leds = subparsers.add_parser("leds", help="LED strip tools (wiring test)")
+    leds.set_defaults(func=lambda args: _usage(leds))
+    actions = leds.add_subparsers(dest="leds_command", metavar="ACTION")
+    test = actions.add_parser(
+        "test", help="light every cell in turn, then the status LEDs, then all white",
+        description="Walk every cell in canonical order (A1 B1 ... K5), lighting it alone "
+        "and printing which LED index it should be, then every status LED, then all LEDs "
+        "white at the configured current limit.",
+    )
+    test.add_argument("--config", type=Path, metavar="FILE",
+                      help=f"config file (default {default_config_path()} if it exists)")
+    test.add_argument("--backend", choices=BACKENDS,
+                      help="LED backend (overrides $DVONN_LEDS and the config)")
+    test.add_argument("--delay", type=_delay, default=DEFAULT_DELAY, metavar="SECONDS",
+                      help=f"time each step stays lit (default {DEFAULT_DELAY})")
+    test.add_argument("--fast", action="store_true", help="no delay between steps")
+    test.set_defaults(func=_cmd_test)
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+def _cmd_test(args: argparse.Namespace) -> int:
+    return run_test(args)
+
+
+def _led_text(leds: tuple[int, ...]) -> str:
+    return f"LED {leds[0]}" if len(leds) == 1 else f"LEDs {leds[0]}-{leds[-1]}"
+
+
+def run_test(
+    args: argparse.Namespace, *, clock: Clock | None = None, out: TextIO | None = None
+) -> int:
+    """The ``leds test`` walk; ``clock`` times the steps, ``out`` gets the text."""
+    clock = clock if clock is not None else SystemClock()
+    out = out if out is not None else sys.stdout
+    delay = 0.0 if args.fast else float(args.delay)
+    section = load_leds_section(args.config)
+    name = resolve_backend(section, args.backend)
+    strip = strip_from_config(section, stream=out, backend=args.backend)
+    with strip:
+        layout = strip.layout
+        print(f"LED test: backend {name}, {layout.led_count} LEDs "
+              f"({layout.leds_per_cell} per cell, {layout.status_leds} status), wiring "
+              f"{layout.wiring}, rotate180={layout.rotate180}, mirror={layout.mirror}",
+              file=out)
+        black_status = [BLACK] * layout.status_leds
+        for cell in range(NUM_CELLS):
+            cells = [BLACK] * NUM_CELLS
+            cells[cell] = WHITE
+            _step(strip, out, clock, delay, cells, black_status,
+                  f"{CELL_NAMES[cell]} -> {_led_text(layout.led_indices(cell))}")
+        for k, led in enumerate(layout.status_indices):
+            status = list(black_status)
+            status[k] = WHITE
+            _step(strip, out, clock, delay, [BLACK] * NUM_CELLS, status,
+                  f"status {k} -> LED {led}")
+        white_status = [WHITE] * layout.status_leds
+        frame = strip.frame_for([WHITE] * NUM_CELLS, white_status)
+        limit = strip.encoder.max_current_ma
+        limit_text = "no limit" if limit is None else f"limit {limit:g} mA"
+        _step(strip, out, clock, delay, [WHITE] * NUM_CELLS, white_status,
+              f"all white -> {layout.led_count} LEDs, about {frame.current_ma:.0f} mA "
+              f"({limit_text}; {frame.requested_ma:.0f} mA unlimited, "
+              f"scaled x{frame.scale:.3f})")
+    print("LED test done", file=out)
+    return 0
+
+
+def _step(
+    strip: LedStrip,
+    out: TextIO,
+    clock: Clock,
+    delay: float,
+    cells: list[tuple[int, int, int]],
+    status: list[tuple[int, int, int]],
+    line: str,
+) -> None:
+    """Show one test frame and say what it lights (as the caption on a terminal strip)."""
+    if isinstance(strip, TerminalStrip):
+        strip.caption = line
+    else:
+        print(line, file=out)
+    strip.set_cells(cells)
+    strip.set_status(status)
+    strip.show()
+    out.flush()
+    if delay > 0:
+        clock.sleep(delay)
