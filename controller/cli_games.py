@@ -1,0 +1,178 @@
+"""``dvonn-board games``: list, export and delete the games in the journal.
+
+    dvonn-board games [--journal PATH] [--config FILE]
+    dvonn-board games export ID [--format lg|moves|json] [--out FILE]
+    dvonn-board games delete ID
+
+The journal is ``--journal``, else ``[journal] path`` of the config file, else the default
+(controller.journal.default_journal_path). An unknown id is a JournalError: exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from controller.config import load_config
+from controller.journal import GameInfo, Journal
+from engine.game import Game
+from engine.move import Move
+from engine.records import export_littlegolem, export_moves, game_to_json
+
+FORMATS = ("lg", "moves", "json")
+RESIGNED_SIDE = {"white resigns": "w", "black resigns": "b"}
+
+
+def register(sub: Any) -> None:
+    """Add ``games`` and its sub-commands to the dispatcher's subparsers."""
+    p = sub.add_parser("games", help="list, export or delete saved games",
+                       description="List the saved games, or export or delete one.")
+    _journal_options(p)
+    p.set_defaults(func=cmd_list, journal=None, config=None)
+    actions = p.add_subparsers(dest="games_command", metavar="ACTION")
+
+    q = actions.add_parser("list", help="list the saved games (the default)")
+    _journal_options(q)
+    q.set_defaults(func=cmd_list)
+
+    q = actions.add_parser("export", help="write one game as a record")
+    _journal_options(q)
+    q.add_argument("id", type=int, metavar="ID")
+    q.add_argument("--format", choices=FORMATS, default="lg",
+                   help="lg: Little Golem record (default); moves: plain move list; json")
+    q.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    q.set_defaults(func=cmd_export)
+
+    q = actions.add_parser("delete", help="delete one game for good")
+    _journal_options(q)
+    q.add_argument("id", type=int, metavar="ID")
+    q.set_defaults(func=cmd_delete)
+
+
+def _journal_options(parser: argparse.ArgumentParser) -> None:
+    # Sub-commands take the options too; SUPPRESS keeps a value given before the action.
+    parser.add_argument("--journal", metavar="PATH", default=argparse.SUPPRESS,
+                        help="the games database (default: from the config, else the data dir)")
+    parser.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS,
+                        help="config file whose [journal] path to use")
+
+
+def open_journal(args: argparse.Namespace) -> Journal:
+    """The journal named by --journal, the config, or the default."""
+    path: str | None = getattr(args, "journal", None)
+    if path is None:
+        path = load_config(getattr(args, "config", None)).journal.path
+    return Journal(path)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    with open_journal(args) as journal:
+        games = journal.games()
+        if not games:
+            print(f"no games in {journal.path}")
+            return 0
+        print(format_table(games))
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    with open_journal(args) as journal:
+        info = journal.game(args.id)
+        actions = journal.actions(args.id)
+    text = export_game(info, actions, args.format)
+    if args.out:
+        write_atomically(Path(args.out), text)
+        print(f"game {info.id} written to {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    with open_journal(args) as journal:
+        info = journal.game(args.id)
+        journal.delete(args.id)
+    print(f"deleted game {info.id} ({info.white} vs {info.black}, {info.actions} actions)")
+    return 0
+
+
+# -- formatting ---------------------------------------------------------------------------
+
+def result_text(info: GameInfo) -> str:
+    """'unfinished', 'abandoned', 'white 25-20', 'tie 20-20', 'black resigns 12-9'."""
+    if info.result is None:
+        return "unfinished"
+    if info.white_score is None or info.black_score is None:
+        return info.result
+    return f"{info.result} {info.white_score}-{info.black_score}"
+
+
+def local_time(iso: str) -> str:
+    """An ISO time stamp as local 'YYYY-MM-DD HH:MM' (unchanged if it cannot be read)."""
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso
+
+
+def format_table(games: list[GameInfo]) -> str:
+    """One line per game under a header: id, start, players, actions, result."""
+    rows = [("ID", "STARTED", "PLAYERS", "ACTIONS", "RESULT")]
+    for g in games:
+        rows.append((str(g.id), local_time(g.started), f"{g.white} vs {g.black}",
+                     str(g.actions), result_text(g)))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = []
+    for r in rows:
+        lines.append(f"{r[0]:>{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:<{widths[2]}}  "
+                     f"{r[3]:>{widths[3]}}  {r[4]}")
+    return "\n".join(lines)
+
+
+def export_game(info: GameInfo, actions: list[str], fmt: str) -> str:
+    """The game as text in ``fmt`` (one of FORMATS), ending in a newline.
+
+    ``json`` replays the actions (IllegalMoveError names a bad ply), adds the final position
+    and score, and the journal's facts under ``"journal"``; it reads back with
+    ``dvonn-board replay``.
+    """
+    resigned = RESIGNED_SIDE.get(info.result or "")
+    moves = [Move.parse(a) for a in actions]
+    if fmt == "moves":
+        return export_moves(moves) + "\n"
+    if fmt == "lg":
+        return export_littlegolem(moves, white=info.white, black=info.black,
+                                  resigned=resigned) + "\n"
+    if fmt == "json":
+        data = game_to_json(Game.from_moves(moves), white=info.white, black=info.black,
+                            resigned=resigned)
+        data["journal"] = {
+            "id": info.id,
+            "started": info.started,
+            "finished": info.finished,
+            "result": info.result,
+            "source": info.source,
+        }
+        return json.dumps(data, indent=2) + "\n"
+    raise ValueError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file, so a crash never leaves half a file."""
+    path = path.expanduser()
+    fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

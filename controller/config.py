@@ -1,0 +1,450 @@
+"""The table's TOML configuration: backends, buttons, timing, palette, animation, players.
+
+Default file: ``$XDG_CONFIG_HOME/dvonn-board/config.toml`` (or ``~/.config/dvonn-board/...``);
+``--config FILE`` overrides it. A missing default file means all defaults; a missing explicit
+file, a TOML syntax error, an unknown section or key, or a bad value raises ConfigError naming
+the key (``section.key``) and what is allowed. ``[leds]`` and ``[camera]`` are passed through
+as dicts: the hardware code validates them.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller.view import ROLES
+from engine.errors import ConfigError, DvonnError
+
+RGB = tuple[int, int, int]
+
+SENSOR_BACKENDS = ("sensor-board", "camera", "emulator")
+BUTTON_NAMES = ("confirm", "next", "undo", "hint", "new")
+PALETTE_KEYS = (*ROLES, "background")
+MAX_GPIO = 27
+
+DEFAULT_PALETTE: dict[str, RGB] = {
+    "movable": (40, 160, 40),
+    "source": (255, 255, 255),
+    "destination": (0, 60, 255),
+    "remove": (255, 40, 0),
+    "mismatch": (255, 0, 160),
+    "last": (255, 150, 0),
+    "suggest": (0, 220, 220),
+    "own-white": (255, 200, 120),
+    "own-black": (140, 0, 200),
+    "winner": (255, 215, 0),
+    "background": (0, 0, 0),
+}
+
+#: What each palette key lights (and why its default colour was chosen).
+PALETTE_HELP: dict[str, str] = {
+    "movable": "soft green: stacks the side to act may lift",
+    "source": "bright white: the lifted stack",
+    "destination": "blue: where the lifted stack may land",
+    "remove": "red-orange: cut-off stacks to take off the board",
+    "mismatch": "magenta, blinking: the table disagrees with the game",
+    "last": "amber: the last move",
+    "suggest": "cyan: a hint",
+    "own-white": "warm white: stacks White controls",
+    "own-black": "purple: stacks Black controls",
+    "winner": "gold: the winner's stacks",
+    "background": "cells without a role (black = off)",
+}
+
+
+class ConfigFileError(ConfigError):
+    """The config file itself is missing or not valid TOML; the message names file and line."""
+
+    def __init__(self, path: Path, message: str) -> None:
+        DvonnError.__init__(self, f"config file {path}: {message}")
+        self.key = ""
+        self.path = path
+
+
+@dataclass(frozen=True)
+class SensorConfig:
+    """How pieces are sensed. ``port`` None means auto-detect the sensor board."""
+
+    backend: str = "emulator"
+    port: str | None = None
+    baudrate: int = 115200
+
+
+@dataclass(frozen=True)
+class ButtonsConfig:
+    """GPIO (BCM) numbers of the buttons that are wired; held ``long_press`` s = long press."""
+
+    pins: dict[str, int] = field(default_factory=dict)
+    long_press: float = 1.0
+
+
+@dataclass(frozen=True)
+class TimingConfig:
+    """A change lasting < ``noise`` s is ignored; one holding ``stable`` s is real.
+
+    ``prompt_timeout``: seconds before an unanswered prompt is repeated (0 = never).
+    """
+
+    noise: float = 0.2
+    stable: float = 0.5
+    prompt_timeout: float = 30.0
+
+
+@dataclass(frozen=True)
+class Palette:
+    """A colour for every role of controller.view.ROLES and for ``background``."""
+
+    colours: dict[str, RGB] = field(default_factory=lambda: dict(DEFAULT_PALETTE))
+
+    def __getitem__(self, role: str) -> RGB:
+        return self.colours[role]
+
+
+@dataclass(frozen=True)
+class AnimationConfig:
+    """Blinking (``blink_hz``), pulsing of destination/suggest, and overall brightness.
+
+    ``pulse`` is the pulse rate in Hz (0 = steady); ``pulse_depth`` how far it dims (0..1);
+    ``blink_roles`` always blink, in addition to the cells the BoardView marks.
+    """
+
+    blink_hz: float = 2.0
+    pulse: float = 1.0
+    pulse_depth: float = 0.6
+    brightness: float = 1.0
+    blink_roles: tuple[str, ...] = ("mismatch",)
+
+
+@dataclass(frozen=True)
+class JournalConfig:
+    """Where games are stored; None means the default (see controller.journal)."""
+
+    path: str | None = None
+
+
+@dataclass(frozen=True)
+class PlayersConfig:
+    """Names written to the journal and to exported records."""
+
+    white: str = "White"
+    black: str = "Black"
+
+
+@dataclass(frozen=True)
+class Config:
+    """The whole configuration; ``path`` is the file it came from (None: defaults only)."""
+
+    sensor: SensorConfig = field(default_factory=SensorConfig)
+    leds: dict[str, Any] = field(default_factory=dict)
+    buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
+    camera: dict[str, Any] = field(default_factory=dict)
+    timing: TimingConfig = field(default_factory=TimingConfig)
+    palette: Palette = field(default_factory=Palette)
+    animation: AnimationConfig = field(default_factory=AnimationConfig)
+    journal: JournalConfig = field(default_factory=JournalConfig)
+    players: PlayersConfig = field(default_factory=PlayersConfig)
+    path: Path | None = field(default=None, compare=False)
+
+    @classmethod
+    def default(cls) -> Config:
+        """All defaults; the sensor backend is 'sensor-board' on a Raspberry Pi."""
+        return cls(sensor=SensorConfig(backend=default_backend()))
+
+
+def on_raspberry_pi() -> bool:
+    """True when the device tree names a Raspberry Pi."""
+    try:
+        model = Path("/proc/device-tree/model").read_bytes()
+    except OSError:
+        return False
+    return b"Raspberry Pi" in model
+
+
+def default_backend() -> str:
+    return "sensor-board" if on_raspberry_pi() else "emulator"
+
+
+def default_config_path() -> Path:
+    """``$XDG_CONFIG_HOME/dvonn-board/config.toml`` or ``~/.config/dvonn-board/config.toml``."""
+    xdg = os.environ.get("XDG_CONFIG_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".config"
+    return base / "dvonn-board" / "config.toml"
+
+
+def load_config(path: str | Path | None = None) -> Config:
+    """Read and check the config file (None: the default file, if it exists)."""
+    if path is None:
+        file = default_config_path()
+        if not file.exists():
+            return Config.default()
+    else:
+        file = Path(path).expanduser()
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigFileError(file, "does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigFileError(file, f"cannot be read: {exc}") from exc
+    return parse_config(text, path=file)
+
+
+def parse_config(text: str, *, path: Path | None = None) -> Config:
+    """Check a TOML text and build the Config (``path`` only names it in errors)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigFileError(path or Path("<text>"), f"invalid TOML: {exc}") from exc
+    return _build(data, path)
+
+
+# -- building and checking ----------------------------------------------------------------
+
+_SECTIONS = (
+    "sensor", "leds", "buttons", "camera", "timing", "palette", "animation", "journal", "players"
+)
+
+
+def _build(data: dict[str, Any], path: Path | None) -> Config:
+    for name, value in data.items():
+        if name not in _SECTIONS:
+            raise ConfigError(name, f"unknown section; allowed: {', '.join(_SECTIONS)}")
+        if not isinstance(value, dict):
+            raise ConfigError(name, f"must be a [{name}] table, got {value!r}")
+    sec: dict[str, dict[str, Any]] = {name: data.get(name, {}) for name in _SECTIONS}
+    return Config(
+        sensor=_sensor(sec["sensor"]),
+        leds=dict(sec["leds"]),
+        buttons=_buttons(sec["buttons"]),
+        camera=dict(sec["camera"]),
+        timing=_timing(sec["timing"]),
+        palette=_palette(sec["palette"]),
+        animation=_animation(sec["animation"]),
+        journal=_journal(sec["journal"]),
+        players=_players(sec["players"]),
+        path=path,
+    )
+
+
+def _keys(section: str, table: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
+    for key in table:
+        if key not in allowed:
+            raise ConfigError(f"{section}.{key}", f"unknown key; allowed: {', '.join(allowed)}")
+
+
+def _number(key: str, value: Any, *, low: float, high: float | None = None,
+            low_open: bool = True) -> float:
+    """A float within (low, high] (or [low, high] when not ``low_open``)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(key, f"must be a number, got {value!r}")
+    number = float(value)
+    too_low = number <= low if low_open else number < low
+    if too_low or (high is not None and number > high) or number != number:
+        bracket = "(" if low_open else "["
+        upper = f"{high:g}]" if high is not None else "inf)"
+        raise ConfigError(key, f"{value!r} is out of range; allowed {bracket}{low:g}, {upper}")
+    return number
+
+
+def _string(key: str, value: Any, *, empty: bool = False) -> str:
+    if not isinstance(value, str) or (not empty and not value.strip()):
+        raise ConfigError(key, f"must be a {'' if empty else 'non-empty '}string, got {value!r}")
+    return value
+
+
+def _sensor(t: dict[str, Any]) -> SensorConfig:
+    _keys("sensor", t, ("backend", "port", "baudrate"))
+    backend = t.get("backend", default_backend())
+    if backend not in SENSOR_BACKENDS:
+        raise ConfigError(
+            "sensor.backend", f"{backend!r} is not one of {', '.join(SENSOR_BACKENDS)}"
+        )
+    port = t.get("port")
+    if port is not None:
+        port = _string("sensor.port", port)
+    baud = t.get("baudrate", SensorConfig.baudrate)
+    if isinstance(baud, bool) or not isinstance(baud, int) or baud <= 0:
+        raise ConfigError("sensor.baudrate", f"must be a positive integer, got {baud!r}")
+    return SensorConfig(backend=backend, port=port, baudrate=baud)
+
+
+def _buttons(t: dict[str, Any]) -> ButtonsConfig:
+    _keys("buttons", t, (*BUTTON_NAMES, "long_press"))
+    pins: dict[str, int] = {}
+    for name in BUTTON_NAMES:
+        if name not in t:
+            continue
+        pin = t[name]
+        if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= MAX_GPIO:
+            raise ConfigError(
+                f"buttons.{name}", f"must be a GPIO (BCM) number 0..{MAX_GPIO}, got {pin!r}"
+            )
+        for other, used in pins.items():
+            if used == pin:
+                raise ConfigError(f"buttons.{name}", f"GPIO {pin} is already used by {other!r}")
+        pins[name] = pin
+    long_press = _number("buttons.long_press", t.get("long_press", 1.0), low=0.0, high=10.0)
+    return ButtonsConfig(pins=pins, long_press=long_press)
+
+
+def _timing(t: dict[str, Any]) -> TimingConfig:
+    _keys("timing", t, ("noise", "stable", "prompt_timeout"))
+    d = TimingConfig()
+    noise = _number("timing.noise", t.get("noise", d.noise), low=0.0, high=10.0)
+    stable = _number("timing.stable", t.get("stable", d.stable), low=0.0, high=10.0)
+    if not noise < stable:
+        raise ConfigError(
+            "timing.stable" if "stable" in t else "timing.noise",
+            f"noise ({noise:g} s) must be shorter than stable ({stable:g} s): a change "
+            "lasting less than 'noise' is ignored, one holding 'stable' is real",
+        )
+    timeout = _number(
+        "timing.prompt_timeout", t.get("prompt_timeout", d.prompt_timeout),
+        low=0.0, low_open=False,
+    )
+    return TimingConfig(noise=noise, stable=stable, prompt_timeout=timeout)
+
+
+def parse_colour(key: str, value: Any) -> RGB:
+    """``"#rrggbb"`` or ``[r, g, b]`` (0..255) -> (r, g, b)."""
+    allowed = "allowed: \"#rrggbb\" or [r, g, b] with 0..255"
+    if isinstance(value, str):
+        text = value.strip()
+        if len(text) == 7 and text[0] == "#":
+            try:
+                return (int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16))
+            except ValueError:
+                pass
+        raise ConfigError(key, f"{value!r} is not a colour; {allowed}")
+    if isinstance(value, list) and len(value) == 3 and all(
+        isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in value
+    ):
+        return (value[0], value[1], value[2])
+    raise ConfigError(key, f"{value!r} is not a colour; {allowed}")
+
+
+def _palette(t: dict[str, Any]) -> Palette:
+    colours = dict(DEFAULT_PALETTE)
+    for key, value in t.items():
+        role = key.replace("_", "-")
+        if role not in PALETTE_KEYS:
+            raise ConfigError(f"palette.{key}", f"unknown role; allowed: {', '.join(PALETTE_KEYS)}")
+        colours[role] = parse_colour(f"palette.{key}", value)
+    return Palette(colours=colours)
+
+
+def _animation(t: dict[str, Any]) -> AnimationConfig:
+    _keys("animation", t, ("blink_hz", "pulse", "pulse_depth", "brightness", "blink_roles"))
+    d = AnimationConfig()
+    roles = t.get("blink_roles", list(d.blink_roles))
+    if not isinstance(roles, list) or any(r not in ROLES for r in roles):
+        raise ConfigError(
+            "animation.blink_roles", f"{roles!r}: must be a list of roles from {', '.join(ROLES)}"
+        )
+    return AnimationConfig(
+        blink_hz=_number("animation.blink_hz", t.get("blink_hz", d.blink_hz), low=0.0, high=20.0),
+        pulse=_number("animation.pulse", t.get("pulse", d.pulse), low=0.0, high=10.0,
+                      low_open=False),
+        pulse_depth=_number("animation.pulse_depth", t.get("pulse_depth", d.pulse_depth),
+                            low=0.0, high=1.0, low_open=False),
+        brightness=_number("animation.brightness", t.get("brightness", d.brightness),
+                           low=0.0, high=1.0),
+        blink_roles=tuple(roles),
+    )
+
+
+def _journal(t: dict[str, Any]) -> JournalConfig:
+    _keys("journal", t, ("path",))
+    path = t.get("path")
+    return JournalConfig(path=None if path is None else _string("journal.path", path))
+
+
+def _players(t: dict[str, Any]) -> PlayersConfig:
+    _keys("players", t, ("white", "black"))
+    return PlayersConfig(
+        white=_string("players.white", t.get("white", "White")),
+        black=_string("players.black", t.get("black", "Black")),
+    )
+
+
+# -- the example file ---------------------------------------------------------------------
+
+def _toml_colour(rgb: RGB) -> str:
+    return '"#{:02x}{:02x}{:02x}"'.format(*rgb)
+
+
+def dump_default_config() -> str:
+    """A commented TOML file holding every default (controller/config.example.toml)."""
+    s, b, t, a, p = SensorConfig(), ButtonsConfig(), TimingConfig(), AnimationConfig(), \
+        PlayersConfig()
+    palette = "\n".join(
+        f"{role + ' = ' + _toml_colour(rgb):<24}# {PALETTE_HELP[role]}"
+        for role, rgb in DEFAULT_PALETTE.items()
+    )
+    roles = ", ".join(f'"{r}"' for r in a.blink_roles)
+    return f"""\
+# dvonn-board configuration (TOML). Copy to ~/.config/dvonn-board/config.toml and edit.
+# Every key is optional; the values below are the defaults. Unknown keys are errors.
+
+[sensor]
+# How pieces are sensed: "sensor-board" (hall sensors over USB serial), "camera" or
+# "emulator" (the simulated table). Default: "sensor-board" on a Raspberry Pi, else "emulator".
+# backend = "sensor-board"
+# Serial port of the sensor board; leave unset to auto-detect.
+# port = "/dev/ttyACM0"
+baudrate = {s.baudrate}
+
+[leds]
+# Passed unchanged to the LED strip driver, which checks it (`dvonn-board leds test`).
+# For example: backend = "ws281x" (Pi 1-4, GPIO18) or "spi" (Pi 5, GPIO10), gpio_pin = 18,
+# order = "GRB", max_current_ma = 2000.
+
+[buttons]
+# GPIO (BCM) numbers of the wired buttons; leave a button out if it is not wired.
+# confirm = 5
+# next = 6
+# undo = 13
+# hint = 19
+# new = 26
+# Seconds a button must be held to count as a long press.
+long_press = {b.long_press}
+
+[camera]
+# Passed unchanged to the camera backend (checked there; see `dvonn-board vision`).
+
+[timing]
+# A cell change lasting less than `noise` seconds is ignored; one holding `stable` seconds is
+# real. Must satisfy 0 < noise < stable.
+noise = {t.noise}
+stable = {t.stable}
+# Seconds before an unanswered prompt is shown again (0 = never).
+prompt_timeout = {t.prompt_timeout}
+
+[palette]
+# A colour for every cell role, as "#rrggbb" or [r, g, b].
+{palette}
+
+[animation]
+# Blinking cells switch on and off `blink_hz` times a second.
+blink_hz = {a.blink_hz}
+# Destination and hint cells pulse `pulse` times a second (0 = steady), dimming by up to
+# `pulse_depth` (0..1).
+pulse = {a.pulse}
+pulse_depth = {a.pulse_depth}
+# Overall brightness (0..1] applied to every colour.
+brightness = {a.brightness}
+# Roles that always blink.
+blink_roles = [{roles}]
+
+[journal]
+# Where games are stored. Default: $DVONN_DATA_DIR/games.sqlite3, else
+# $XDG_DATA_HOME/dvonn-board/games.sqlite3 (~/.local/share/dvonn-board/games.sqlite3).
+# path = "~/dvonn-games.sqlite3"
+
+[players]
+white = "{p.white}"
+black = "{p.black}"
+"""

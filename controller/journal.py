@@ -1,0 +1,437 @@
+"""Durable game storage: every action is on disk before the table lights the next prompt.
+
+One SQLite file (WAL mode, ``synchronous=FULL``) holds all games. ``append`` commits each
+action in its own transaction and returns only after the commit, so a power cut or a killed
+process never loses an action the controller already acknowledged.
+
+Default location: ``$DVONN_DATA_DIR/games.sqlite3`` if set, else
+``$XDG_DATA_HOME/dvonn-board/games.sqlite3``, else ``~/.local/share/dvonn-board/games.sqlite3``.
+
+Game results (``GameInfo.result``):
+
+* ``'white'``, ``'black'``, ``'tie'``: the game ended by the rules (scores are the counts);
+* ``'white resigns'``, ``'black resigns'``: a player gave up (scores as they stood);
+* ``'abandoned'``: set by :meth:`Journal.abandon` (e.g. the players cleared the table);
+* ``None``: the game is unfinished.
+
+A corrupt, foreign or newer-version file raises :class:`JournalError` naming the path; the
+journal never replaces it with a fresh empty database.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+
+from engine.errors import DvonnError, InvalidMoveError
+from engine.move import Move
+
+SCHEMA_VERSION = 1
+FILE_NAME = "games.sqlite3"
+RESULTS = ("white", "black", "tie", "white resigns", "black resigns")
+ABANDONED = "abandoned"
+
+_SCHEMA = """
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    white TEXT NOT NULL,
+    black TEXT NOT NULL,
+    source TEXT NOT NULL,
+    started TEXT NOT NULL,
+    finished TEXT,
+    result TEXT,
+    white_score INTEGER,
+    black_score INTEGER
+);
+CREATE TABLE actions (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (game_id, idx)
+) WITHOUT ROWID;
+CREATE INDEX games_unfinished ON games(finished, id);
+"""
+
+
+class JournalError(DvonnError):
+    """The journal file cannot be used, or a game id / operation is wrong; the message says why."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """One stored game: players, times (ISO 8601, UTC), result, scores and action count."""
+
+    id: int
+    white: str
+    black: str
+    started: str
+    finished: str | None
+    result: str | None
+    white_score: int | None
+    black_score: int | None
+    actions: int
+    source: str
+
+    @property
+    def is_finished(self) -> bool:
+        """True once the game ended, was resigned or abandoned."""
+        return self.finished is not None
+
+
+def default_journal_path() -> Path:
+    """Where the journal lives when no path is given (see the module docstring)."""
+    env = os.environ.get("DVONN_DATA_DIR")
+    if env:
+        return Path(env).expanduser() / FILE_NAME
+    xdg = os.environ.get("XDG_DATA_HOME")
+    base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
+    return base / "dvonn-board" / FILE_NAME
+
+
+def _info(row: tuple[object, ...]) -> GameInfo:
+    def opt_int(v: object) -> int | None:
+        return None if v is None else int(str(v))
+
+    return GameInfo(
+        id=int(str(row[0])),
+        white=str(row[1]),
+        black=str(row[2]),
+        started=str(row[3]),
+        finished=None if row[4] is None else str(row[4]),
+        result=None if row[5] is None else str(row[5]),
+        white_score=opt_int(row[6]),
+        black_score=opt_int(row[7]),
+        actions=int(str(row[8])),
+        source=str(row[9]),
+    )
+
+
+def _set_wal(conn: sqlite3.Connection, patience: float = 10.0) -> str:
+    """Switch to WAL mode; returns the mode now in force.
+
+    Converting a brand-new file while another connection opens it fails at once with
+    'database is locked' (SQLite does not wait there), so retry briefly.
+    """
+    deadline = time.monotonic() + patience
+    pause = 0.002
+    while True:
+        try:
+            return str(conn.execute("PRAGMA journal_mode=WAL").fetchone()[0])
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
+
+
+def _utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class Journal:
+    """The game store. A context manager; ``close()`` is safe twice.
+
+    ``now`` returns the ISO time stamps written (injectable for tests). One Journal may be
+    shared between threads (e.g. the game loop and a web view): calls are serialised.
+    """
+
+    def __init__(self, path: str | Path | None = None, *, now: Callable[[], str] | None = None):
+        self.path = Path(path).expanduser() if path is not None else default_journal_path()
+        self._now = now or _utc_now
+        self._conn: sqlite3.Connection | None = None
+        self._lock = threading.RLock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalError(
+                f"cannot create the journal folder {self.path.parent}: {exc}"
+            ) from exc
+        if self.path.exists() and not self.path.is_file():
+            raise JournalError(f"journal {self.path} is not a file")
+        try:
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, timeout=10.0, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
+        try:
+            self._setup(conn)
+        except BaseException:
+            conn.close()
+            raise
+        self._conn = conn
+
+    # -- opening ---------------------------------------------------------------------------
+
+    def _setup(self, conn: sqlite3.Connection) -> None:
+        where = f"journal {self.path}"
+        try:
+            mode = _set_wal(conn)
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            check = conn.execute("PRAGMA quick_check").fetchall()
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        except sqlite3.Error as exc:
+            raise JournalError(
+                f"{where} is unreadable or not a dvonn-board journal: {exc}"
+            ) from exc
+        if str(mode).lower() != "wal":
+            raise JournalError(f"{where}: cannot switch to WAL mode (got {mode!r})")
+        if check != [("ok",)]:
+            problems = "; ".join(str(r[0]) for r in check[:3])
+            raise JournalError(f"{where} is corrupted: {problems}")
+        if version > SCHEMA_VERSION:
+            raise JournalError(
+                f"{where} has schema version {version}, newer than this program's "
+                f"{SCHEMA_VERSION}: update dvonn-board"
+            )
+        if version == SCHEMA_VERSION:
+            if not {"games", "actions"} <= tables:
+                raise JournalError(f"{where} claims schema {version} but lacks its tables")
+            return
+        if tables:
+            raise JournalError(
+                f"{where} holds other data (tables {', '.join(sorted(tables))}); "
+                "refusing to touch it"
+            )
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+                conn.execute("COMMIT")  # another process created it while we waited
+                return
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise JournalError(f"cannot initialise {where}: {exc}") from exc
+
+    # -- lifetime --------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the database (safe to call twice)."""
+        with self._lock:
+            conn, self._conn = self._conn, None
+            if conn is not None:
+                conn.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Journal({str(self.path)!r})"
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise JournalError(f"journal {self.path} is closed")
+        return self._conn
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One durable transaction: committed (and synced) when the block ends."""
+        with self._lock:
+            conn = self._db
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise JournalError(f"journal {self.path}: cannot write: {exc}") from exc
+            try:
+                yield conn
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            try:
+                conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise JournalError(f"journal {self.path}: commit failed: {exc}") from exc
+
+    # -- games -----------------------------------------------------------------------------
+
+    def new_game(self, *, white: str = "White", black: str = "Black", source: str = "table") -> int:
+        """Start a game and return its id."""
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO games (white, black, source, started) VALUES (?, ?, ?, ?)",
+                (white, black, source, self._now()),
+            )
+            game_id = cur.lastrowid
+        assert game_id is not None
+        return game_id
+
+    def append(self, game_id: int, action: str) -> int:
+        """Store one action ('C3', 'C3D3', 'PASS'); return its index once it is on disk.
+
+        The notation is checked and stored upper case; a finished game takes no actions.
+        """
+        try:
+            text = str(Move.parse(action))
+        except InvalidMoveError as exc:
+            raise JournalError(f"game {game_id}: cannot store action: {exc}") from exc
+        with self._write() as conn:
+            self._open_row(conn, game_id)
+            (index,) = conn.execute(
+                "SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            conn.execute(
+                "INSERT INTO actions (game_id, idx, action, at) VALUES (?, ?, ?, ?)",
+                (game_id, index, text, self._now()),
+            )
+        return int(index)
+
+    def take_back(self, game_id: int) -> str | None:
+        """Remove the last action and return it (None when there is none).
+
+        Taking back the last action of a finished (not abandoned) game reopens it.
+        """
+        with self._write() as conn:
+            row = self._row(conn, game_id)
+            if row[6] == ABANDONED:
+                raise JournalError(f"game {game_id} was abandoned; nothing can be taken back")
+            last = conn.execute(
+                "SELECT idx, action FROM actions WHERE game_id = ? ORDER BY idx DESC LIMIT 1",
+                (game_id,),
+            ).fetchone()
+            if last is None:
+                return None
+            conn.execute("DELETE FROM actions WHERE game_id = ? AND idx = ?", (game_id, last[0]))
+            if row[5] is not None:
+                conn.execute(
+                    "UPDATE games SET finished = NULL, result = NULL, white_score = NULL, "
+                    "black_score = NULL WHERE id = ?",
+                    (game_id,),
+                )
+        return str(last[1])
+
+    def finish(self, game_id: int, *, white_score: int, black_score: int, result: str) -> None:
+        """Mark a game over. ``result`` is one of RESULTS (see the module docstring)."""
+        if result not in RESULTS:
+            raise JournalError(
+                f"game {game_id}: result {result!r} is not one of {', '.join(RESULTS)}"
+            )
+        for name, score in (("white", white_score), ("black", black_score)):
+            if isinstance(score, bool) or not isinstance(score, int) or score < 0:
+                raise JournalError(f"game {game_id}: {name} score {score!r} is not a count")
+        with self._write() as conn:
+            self._open_row(conn, game_id)
+            conn.execute(
+                "UPDATE games SET finished = ?, result = ?, white_score = ?, black_score = ? "
+                "WHERE id = ?",
+                (self._now(), result, white_score, black_score, game_id),
+            )
+
+    def abandon(self, game_id: int) -> None:
+        """Close an unfinished game without a result (it keeps its actions)."""
+        with self._write() as conn:
+            self._open_row(conn, game_id)
+            conn.execute(
+                "UPDATE games SET finished = ?, result = ? WHERE id = ?",
+                (self._now(), ABANDONED, game_id),
+            )
+
+    def delete(self, game_id: int) -> None:
+        """Remove a game and its actions for good."""
+        with self._write() as conn:
+            self._row(conn, game_id)
+            conn.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
+            conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+
+    # -- reading ---------------------------------------------------------------------------
+
+    _SELECT = (
+        "SELECT g.id, g.white, g.black, g.started, g.finished, g.result, g.white_score, "
+        "g.black_score, (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id), g.source "
+        "FROM games g"
+    )
+
+    def games(self) -> list[GameInfo]:
+        """Every stored game, oldest first."""
+        rows = self._read(self._SELECT + " ORDER BY g.id", ())
+        return [_info(row) for row in rows]
+
+    def game(self, game_id: int) -> GameInfo:
+        """One game; an unknown id raises JournalError naming it."""
+        rows = self._read(self._SELECT + " WHERE g.id = ?", (game_id,))
+        if not rows:
+            raise self._unknown(game_id)
+        return _info(rows[0])
+
+    def unfinished(self) -> GameInfo | None:
+        """The most recently started game that is not finished, or None."""
+        rows = self._read(self._SELECT + " WHERE g.finished IS NULL ORDER BY g.id DESC LIMIT 1", ())
+        return _info(rows[0]) if rows else None
+
+    def actions(self, game_id: int) -> list[str]:
+        """The game's actions in order ('C3', 'C3D3', 'PASS')."""
+        with self._lock:
+            self.game(game_id)
+            rows = self._read(
+                "SELECT action FROM actions WHERE game_id = ? ORDER BY idx", (game_id,)
+            )
+        return [str(r[0]) for r in rows]
+
+    def check(self) -> list[str]:
+        """Problems found by SQLite's integrity check and the journal's own (empty if none)."""
+        problems = [str(r[0]) for r in self._read("PRAGMA integrity_check", ()) if r[0] != "ok"]
+        for game_id, count, top in self._read(
+            "SELECT game_id, COUNT(*), MAX(idx) FROM actions GROUP BY game_id", ()
+        ):
+            if top != int(str(count)) - 1:
+                problems.append(f"game {game_id}: action indices are not 0..{count}-1")
+        orphans = self._read(
+            "SELECT COUNT(*) FROM actions WHERE game_id NOT IN (SELECT id FROM games)", ()
+        )
+        if orphans[0][0]:
+            problems.append(f"{orphans[0][0]} actions belong to no game")
+        return problems
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _read(self, sql: str, params: tuple[object, ...]) -> list[tuple[object, ...]]:
+        try:
+            with self._lock:
+                return list(self._db.execute(sql, params).fetchall())
+        except sqlite3.Error as exc:
+            raise JournalError(f"journal {self.path}: cannot read: {exc}") from exc
+
+    def _unknown(self, game_id: int) -> JournalError:
+        return JournalError(f"no game with id {game_id!r} in the journal {self.path}")
+
+    def _row(self, conn: sqlite3.Connection, game_id: int) -> tuple[object, ...]:
+        row = conn.execute(
+            "SELECT id, white, black, source, started, finished, result FROM games WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+        if row is None:
+            raise self._unknown(game_id)
+        return tuple(row)
+
+    def _open_row(self, conn: sqlite3.Connection, game_id: int) -> tuple[object, ...]:
+        row = self._row(conn, game_id)
+        if row[5] is not None:
+            raise JournalError(f"game {game_id} is already over ({row[6]})")
+        return row

@@ -1,0 +1,127 @@
+"""Roles + time -> LED colours: a pure function of the BoardView and the time ``t``.
+
+Blinking cells (``view.blink`` and the roles in ``animation.blink_roles``) show their colour in
+the first half of each 1/blink_hz period and the background in the second. ``destination`` and
+``suggest`` pulse (dim and brighten smoothly) when ``animation.pulse`` > 0. Every colour is
+scaled by ``animation.brightness``. The same (view, t) always gives the same colours.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from controller.config import DEFAULT_PALETTE, RGB, AnimationConfig, Palette
+from controller.view import ROLES, BoardView
+from engine.geometry import CELL_NAMES, NUM_CELLS
+
+PULSING_ROLES = ("destination", "suggest")
+STATUS_LEDS = 2
+
+
+class Renderer:
+    """Turns a BoardView into 49 colours (and a few status colours) at time ``t``.
+
+    ``palette`` may be partial (missing roles keep their default colours).
+    """
+
+    def __init__(
+        self,
+        palette: Palette | Mapping[str, RGB] | None = None,
+        animation: AnimationConfig | None = None,
+    ) -> None:
+        colours = dict(DEFAULT_PALETTE)
+        colours.update(palette.colours if isinstance(palette, Palette) else (palette or {}))
+        self.colours: dict[str, RGB] = colours
+        self.animation = animation or AnimationConfig()
+
+    # -- time functions --------------------------------------------------------------------
+
+    def blink_on(self, t: float) -> bool:
+        """True in the lit half of the blink period at time ``t``."""
+        return (t * self.animation.blink_hz) % 1.0 < 0.5
+
+    def pulse_level(self, t: float) -> float:
+        """Brightness factor for pulsing roles: 1 at t = 0, down to 1 - pulse_depth."""
+        a = self.animation
+        if a.pulse <= 0 or a.pulse_depth <= 0:
+            return 1.0
+        dip = 0.5 - 0.5 * math.cos(2.0 * math.pi * a.pulse * t)
+        return 1.0 - a.pulse_depth * dip
+
+    def _scale(self, rgb: RGB, factor: float) -> RGB:
+        f = factor * self.animation.brightness
+        r, g, b = rgb
+        return (_channel(r * f), _channel(g * f), _channel(b * f))
+
+    # -- output ----------------------------------------------------------------------------
+
+    def colour(self, view: BoardView, cell: int, t: float) -> RGB:
+        """The colour of one cell at time ``t``."""
+        background = self._scale(self.colours["background"], 1.0)
+        role = view.roles.get(cell)
+        if role is None:
+            return background
+        blinking = cell in view.blink or role in self.animation.blink_roles
+        if blinking and not self.blink_on(t):
+            return background
+        factor = self.pulse_level(t) if role in PULSING_ROLES else 1.0
+        return self._scale(self.colours[role], factor)
+
+    def render(self, view: BoardView, t: float) -> list[RGB]:
+        """49 colours in canonical cell order."""
+        return [self.colour(view, cell, t) for cell in range(NUM_CELLS)]
+
+    def status(self, view: BoardView, t: float, turn: str | None = None) -> list[RGB]:
+        """Two status LEDs: [side, attention].
+
+        side: the winner colour when the view shows a winner, else the colour of the side to
+        move (``turn`` 'w'/'b', or ``view.turn`` if the view has one), else background.
+        attention: mismatch (blinking) when any cell mismatches; else destination when the
+        controller waits for an answer (``view.prompt``); else background.
+        """
+        background = self._scale(self.colours["background"], 1.0)
+        roles = set(view.roles.values())
+        side = turn if turn is not None else getattr(view, "turn", None)
+        if "winner" in roles:
+            first = self._scale(self.colours["winner"], 1.0)
+        elif side == "w":
+            first = self._scale(self.colours["own-white"], 1.0)
+        elif side == "b":
+            first = self._scale(self.colours["own-black"], 1.0)
+        else:
+            first = background
+        if "mismatch" in roles:
+            second = self._scale(self.colours["mismatch"], 1.0) if self.blink_on(t) else background
+        elif view.prompt:
+            second = self._scale(self.colours["destination"], self.pulse_level(t))
+        else:
+            second = background
+        return [first, second]
+
+
+def describe(view: BoardView) -> str:
+    """A short text legend, e.g. ``movable: C3 D4 | destination (blinking): E3 | White to move``.
+
+    Roles come in ROLES order; cells in canonical order. The message ends the line.
+    """
+    parts: list[str] = []
+    for role in ROLES:
+        cells = sorted(c for c, r in view.roles.items() if r == role)
+        if not cells:
+            continue
+        steady = [CELL_NAMES[c] for c in cells if c not in view.blink]
+        blinking = [CELL_NAMES[c] for c in cells if c in view.blink]
+        if steady:
+            parts.append(f"{role}: {' '.join(steady)}")
+        if blinking:
+            parts.append(f"{role} (blinking): {' '.join(blinking)}")
+    if view.prompt:
+        parts.append(f"waiting for: {view.prompt}")
+    if view.message:
+        parts.append(view.message)
+    return " | ".join(parts) if parts else "(no lights)"
+
+
+def _channel(value: float) -> int:
+    return max(0, min(255, int(round(value))))
