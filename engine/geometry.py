@@ -50,7 +50,7 @@ def cell_name(cell: int) -> str:
 
 
 def parse_cell(text: str) -> int:
-    """``parse_cell('c3') == 20``. Raises ValueError naming the text when it is no cell."""
+    """``parse_cell('c3') == 21``. Raises ValueError naming the text when it is no cell."""
     cell = _NAME_INDEX.get(text.strip().upper())
     if cell is None:
         raise ValueError(f"{text!r} is not a cell of the DVONN board (A1..I1, A2..J2, A3..K3, "

@@ -69,6 +69,8 @@ def parse_record(text: str) -> GameRecord:
         if resigned is not None:
             raise RecordError(f"token {index} {token!r}: nothing may follow 'resign'")
         if token.lower() == "resign":
+            if game.ply == PLACEMENTS - 1:
+                _insert_forced_placement(game, moves)
             resigned = game.turn
             continue
         if token.lower() in ("1-0", "0-1", "1/2-1/2", "*"):
@@ -78,17 +80,23 @@ def parse_record(text: str) -> GameRecord:
         except InvalidMoveError as exc:
             raise RecordError(f"token {index} {token!r} is not a DVONN action: {exc}") from None
         if game.ply == PLACEMENTS - 1 and not move.is_placement:
-            # Little Golem leaves out the forced last placement: put it in.
-            forced = Move.place(next(iter_cells(~game.occupied & ((1 << NUM_CELLS) - 1))))
-            game.push(forced)
-            moves.append(forced)
+            _insert_forced_placement(game, moves)
         try:
             game.push(move)
         except IllegalMoveError as exc:
             raise IllegalMoveError(f"record token {index}: {exc}", move=exc.move, ply=exc.ply,
                                    side=exc.side) from None
         moves.append(move)
+    if game.ply == PLACEMENTS - 1 and resigned is None:
+        _insert_forced_placement(game, moves)
     return GameRecord(moves=moves, tags=tags, resigned=resigned)
+
+
+def _insert_forced_placement(game: Game, moves: list[Move]) -> None:
+    """Little Golem leaves out the forced last placement (the one empty cell): put it in."""
+    forced = Move.place(next(iter_cells(~game.occupied & ((1 << NUM_CELLS) - 1))))
+    game.push(forced)
+    moves.append(forced)
 
 
 def export_littlegolem(moves: Sequence[Move], *, white: str = "", black: str = "",
