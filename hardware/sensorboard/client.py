@@ -1,9 +1,17 @@
 """The host's client for the hall-sensor board over USB serial (pyserial).
 
 ``poll(timeout)`` turns the board's frames into ``SnapshotEvent``s stamped with the injected
-clock and reports link trouble as ``StatusEvent('disconnected' | 'reconnected' | 'board-error')``.
+clock and reports link trouble as
+``StatusEvent('disconnected' | 'reconnected' | 'silent' | 'board-error')``.
 When the port vanishes (cable pulled, board reset) the client retries with exponential back-off
 on the clock and, once back, reports the gap.
+
+A board that hangs but keeps the port open is caught by a silence watchdog: the firmware sends a
+SNAPSHOT heartbeat several times a second, so after ``silence_timeout`` s (injected clock)
+without a valid frame the client reports ``StatusEvent('silent')`` once, sends a PING and, if
+nothing valid comes within another ``silence_timeout``, closes and reopens the port on the same
+back-off path ('disconnected'). The outage ends, with one 'reconnected' naming the gap, when a
+valid frame arrives again.
 """
 
 from __future__ import annotations
@@ -48,6 +56,10 @@ log = logging.getLogger("hardware.sensorboard")
 PICO_VID = 0x2E8A
 PICO_PID = 0x0005
 SerialFactory = Callable[[str, int], Any]
+#: The token of the watchdog's PING (a caller's ``ping()`` uses random tokens, so no clash).
+WATCHDOG_TOKEN = b"watchdog"
+#: Wall seconds a poll still waits for bytes in flight once the watchdog is overdue.
+_OVERDUE_GRACE = 0.01
 
 
 def find_board_port() -> str | None:
@@ -65,11 +77,18 @@ def _open_serial(port: str, baudrate: int) -> Any:
 
 
 class SensorBoardClient:
-    """The sensor board on ``port`` (a device path) or found by its USB VID:PID."""
+    """The sensor board on ``port`` (a device path) or found by its USB VID:PID.
+
+    ``silence_timeout`` (s on ``clock``; 0 turns the watchdog off) is how long a connected
+    board may send no valid frame before it counts as hung (see the module docstring).
+    """
 
     def __init__(self, port: str | None = None, *, clock: Clock, baudrate: int = 115200,
                  serial_factory: SerialFactory | None = None, backoff_initial: float = 0.05,
-                 backoff_max: float = 2.0) -> None:
+                 backoff_max: float = 2.0, silence_timeout: float = 1.0) -> None:
+        if not silence_timeout >= 0:  # also refuses NaN
+            raise SensorBoardError(f"silence_timeout must be >= 0 s (0 disables the watchdog), "
+                                   f"got {silence_timeout!r}")
         self._port_arg = port
         self._clock = clock
         self._baudrate = baudrate
@@ -88,6 +107,12 @@ class SensorBoardClient:
         self._down_since: float | None = None
         self._retry_at = 0.0
         self._backoff = backoff_initial
+        self._silence_timeout = silence_timeout
+        self._last_rx = clock.now()  # last valid frame, or the (re)connect
+        self._silent_since: float | None = None  # silence declared: time of the last frame
+        self._said_down = False  # 'disconnected' already reported for this silence
+        self._ping_at: float | None = None  # the watchdog's PING went out at
+        self.silences = 0
         self.reconnects = 0
         self.snapshots = 0
         try:
@@ -108,6 +133,8 @@ class SensorBoardClient:
             raise SensorBoardError(f"cannot open sensor board port {port!r}: {exc}") from exc
         self.port = port
         self.decoder.reset()
+        self._last_rx = self._clock.now()
+        self._ping_at = None
         self._send(HELLO, b"")
 
     def _read(self, wait: float) -> bytes:
@@ -142,8 +169,16 @@ class SensorBoardClient:
         self._drop_serial()
         self.decoder.reset()
         self._down_since = now
-        self._backoff = self._backoff_initial
+        self._ping_at = None
+        again = self._silent_since is not None and self._said_down
+        # a board that stays silent after a reopen is retried less and less often
+        self._backoff = (min(self._backoff * 2, self._backoff_max) if again
+                         else self._backoff_initial)
         self._retry_at = now + self._backoff
+        if again:
+            return  # the players already know; 'reconnected' comes with the first frame
+        if self._silent_since is not None:
+            self._said_down = True
         events.append(StatusEvent(now, "disconnected", f"sensor board on {self.port}: {exc}"))
 
     def _drop_serial(self) -> None:
@@ -169,11 +204,65 @@ class SensorBoardClient:
             log.debug("sensor board reconnect failed (next in %.2f s): %s", self._backoff, exc)
             return
         now = self._clock.now()
+        if self._silent_since is not None:
+            # The port opening proves nothing for a board that went silent: wait for a frame.
+            log.info("sensor board port %s reopened; waiting for the board to speak", self.port)
+            return
         gap = now - (self._down_since if self._down_since is not None else now)
         self._down_since = None
         self.reconnects += 1
         events.append(StatusEvent(now, "reconnected",
                                   f"sensor board back on {self.port} after a gap of {gap:.2f} s"))
+
+    # -- the silence watchdog -----------------------------------------------------------------
+    def _watch_due(self) -> float | None:
+        """Clock time the watchdog next has something to do, or None when it is off."""
+        if self._silence_timeout <= 0 or self._serial is None:
+            return None
+        start = self._ping_at if self._ping_at is not None else self._last_rx
+        return start + self._silence_timeout
+
+    def _heard(self, events: list[SensorEvent]) -> None:
+        """A valid frame arrived: the board is alive; end a silence with one 'reconnected'."""
+        now = self._clock.now()
+        self._last_rx = now
+        self._ping_at = None
+        if self._silent_since is None:
+            return
+        gap = now - self._silent_since
+        self._silent_since = None
+        if self._said_down:
+            self._said_down = False
+            self._down_since = None
+            self.reconnects += 1
+        log.warning("sensor board on %s answering again after %.2f s of silence", self.port, gap)
+        events.append(StatusEvent(now, "reconnected", f"sensor board on {self.port} answering "
+                                  f"again after a gap of {gap:.2f} s"))
+
+    def _watch(self, events: list[SensorEvent]) -> None:
+        """Notice a board that stopped talking: report once, PING it, then reopen the port."""
+        due = self._watch_due()
+        now = self._clock.now()
+        if due is None or now < due:
+            return
+        quiet = now - (self._silent_since if self._silent_since is not None else self._last_rx)
+        if self._ping_at is not None:
+            self._lost(SensorBoardError(f"silent for {quiet:.2f} s and no answer to a PING "
+                                        f"within {self._silence_timeout:g} s; reopening the "
+                                        f"port"), events)
+            return
+        if self._silent_since is None:
+            self._silent_since = self._last_rx
+            self.silences += 1
+            log.warning("sensor board on %s silent for %.2f s", self.port, quiet)
+            beat = f" (a heartbeat is due every {self.hello.heartbeat_ms} ms)" if self.hello else ""
+            events.append(StatusEvent(now, "silent", f"no frame from the sensor board on "
+                                      f"{self.port} for {quiet:.2f} s{beat}; sent a PING"))
+        self._ping_at = now
+        try:
+            self._send(PING, WATCHDOG_TOKEN)
+        except SensorBoardError as exc:
+            self._lost(exc, events)
 
     @property
     def connected(self) -> bool:
@@ -190,14 +279,22 @@ class SensorBoardClient:
             return events  # the news first; the board's frames on the next poll
         deadline = time.monotonic() + timeout
         while True:
+            wait = max(0.0, deadline - time.monotonic())
+            due = self._watch_due()
+            if due is not None:  # wake for the watchdog (bytes in flight get a short grace)
+                wait = min(wait, max(due - self._clock.now(), _OVERDUE_GRACE))
             try:
-                data = self._read(max(0.0, deadline - time.monotonic()))
+                data = self._read(wait)
             except (serial.SerialException, OSError) as exc:
                 self._lost(exc, events)
                 return events
             if data:
-                self._handle(self.decoder.feed(data), events)
-            if events or time.monotonic() >= deadline:
+                frames = self.decoder.feed(data)
+                if frames:
+                    self._heard(events)
+                self._handle(frames, events)
+            self._watch(events)
+            if events or self._serial is None or time.monotonic() >= deadline:
                 return events
 
     def _handle(self, frames: list[Frame], events: list[SensorEvent]) -> None:
