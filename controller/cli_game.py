@@ -1,0 +1,178 @@
+"""``dvonn-board demo``, ``play`` and ``replay-sensors``: the table's game loop from the shell.
+
+replay-sensors LOG: the log's clock only; prints the final actions one per line, then
+``over white=N black=M`` if the game ended; ``--trace`` writes JSON lines on stderr.
+demo: simulated hands play a whole game on the emulated sensor board (real firmware over a
+pseudo-terminal) with the LEDs drawn in the terminal. play: the real table from the config.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from controller.debounce import Timing
+from controller.sensorlog import LogRecorder, log_colours, read_log, replay
+from controller.session import TableController
+from engine.errors import DvonnError
+
+
+def register(sub: Any) -> None:
+    """Add demo, play and replay-sensors."""
+    p = sub.add_parser("replay-sensors", help="feed a sensor log through the controller")
+    p.add_argument("log", help="JSON Lines sensor log")
+    p.add_argument("--trace", action="store_true", help="JSON lines of roles/prompts on stderr")
+    p.add_argument("--journal", help="store the game in this journal file")
+    p.add_argument("--colours", choices=("auto", "on", "off"), default="auto",
+                   help="top colours known (default: if any snapshot names one)")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("demo", help="a whole game on the simulated table")
+    p.add_argument("--fast", action="store_true", help="simulated time: done in seconds")
+    p.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
+    p.add_argument("--players", choices=("random", "greedy"), default="random")
+    p.add_argument("--no-noise", action="store_true", help="no sensor flickers")
+    p.add_argument("--direct", action="store_true",
+                   help="feed snapshots directly instead of through the emulated board")
+    p.add_argument("--record", help="write the sensor log to this file")
+    p.add_argument("--journal", help="store (and resume) the game in this journal file")
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("play", help="the real table, backends from the config file")
+    p.add_argument("--config", help="config file (TOML)")
+    p.add_argument("--record", help="write the sensor log to this file")
+    p.add_argument("--journal", help="journal file (default: from the config)")
+    p.set_defaults(func=cmd_play)
+
+
+# ----------------------------------------------------------------------- replay-sensors
+def cmd_replay(args: argparse.Namespace) -> int:
+    events = read_log(args.log)
+    colours = {"on": True, "off": False}.get(args.colours, log_colours(events))
+    journal = _open_journal(args.journal)
+    try:
+        trace = _trace_writer(sys.stderr) if args.trace else None
+        ctl = TableController(journal=journal, colours=colours, trace=trace, resume=False,
+                              source="replay")
+        replay(events, ctl)
+        report(ctl, sys.stdout)
+    finally:
+        if journal is not None:
+            journal.close()
+    return 0
+
+
+def report(ctl: TableController, out: TextIO) -> None:
+    """The final actions one per line, then the score line if the game is over."""
+    for action in ctl.actions:
+        print(action, file=out)
+    if ctl.game.is_over():
+        w, b = ctl.game.score()
+        print(f"over white={w} black={b}", file=out)
+
+
+def _trace_writer(stream: TextIO) -> Any:
+    def write(record: dict[str, Any]) -> None:
+        stream.write(json.dumps(record) + "\n")
+
+    return write
+
+
+def _open_journal(path: str | None) -> Any:
+    if path is None:
+        return None
+    from controller.journal import Journal
+
+    return Journal(Path(path))
+
+
+# ----------------------------------------------------------------------- demo
+def cmd_demo(args: argparse.Namespace) -> int:
+    from controller.demo_driver import DemoOptions, run_demo
+
+    opts = DemoOptions(fast=args.fast, seed=args.seed, players=args.players,
+                       noise=not args.no_noise, direct=args.direct, record=args.record,
+                       journal=args.journal)
+    result = run_demo(opts, sys.stdout)
+    return 0 if result.over else 1
+
+
+# ----------------------------------------------------------------------- play
+def cmd_play(args: argparse.Namespace) -> int:
+    from controller.config import load_config
+    from controller.renderer import Renderer
+    from controller.runner import Drain, Runner, Source
+    from hardware.clock import SystemClock
+    from hardware.leds import strip_from_config
+
+    cfg = load_config(args.config)
+    clock = SystemClock()
+    closers: list[Any] = []
+    journal = _open_journal(args.journal or cfg.journal.path or _default_journal())
+    closers.append(journal)
+    try:
+        sources: list[Source] = []
+        link = None
+        backend = cfg.sensor.backend
+        if backend == "sensor-board":
+            from hardware.sensorboard.client import SensorBoardClient
+
+            link = SensorBoardClient(cfg.sensor.port, clock=clock, baudrate=cfg.sensor.baudrate)
+            closers.append(link)
+            sources.append(link)
+            colours: bool | None = False
+        elif backend == "camera":
+            sources.append(_camera_source(cfg, clock, closers))
+            colours = True
+        else:
+            raise DvonnError(f"play: sensor backend {backend!r} is simulated; use "
+                             "'dvonn-board demo' (or set sensor.backend in the config)")
+        strip = strip_from_config(cfg.leds, link=link)
+        closers.append(strip)
+        if cfg.buttons.pins:
+            from hardware.buttons import ButtonPanel
+
+            panel = ButtonPanel(cfg.buttons.pins, clock=clock, long_press=cfg.buttons.long_press)
+            closers.append(panel)
+            sources.append(Drain(panel))
+        ctl = TableController(journal=journal, colours=colours,
+                              timing=Timing(cfg.timing.noise, cfg.timing.stable),
+                              players=(cfg.players.white, cfg.players.black),
+                              new_needs_long=True)
+        recorder = LogRecorder(args.record) if args.record else None
+        if recorder is not None:
+            closers.append(recorder)
+        runner = Runner(ctl, sources=sources, strip=strip,
+                        renderer=Renderer(cfg.palette, cfg.animation), clock=clock,
+                        recorder=recorder)
+        if ctl.resumed:
+            print(f"resuming game {ctl.game_id} at ply {ctl.game.ply}", file=sys.stderr)
+        try:
+            runner.run()
+        except KeyboardInterrupt:
+            print("stopped; the game is kept in the journal", file=sys.stderr)
+        return 0
+    finally:
+        for c in reversed(closers):
+            close = getattr(c, "close", None)
+            if close is not None:
+                close()
+
+
+def _default_journal() -> str:
+    from controller.journal import default_journal_path
+
+    return str(default_journal_path())
+
+
+def _camera_source(cfg: Any, clock: Any, closers: list[Any]) -> Any:
+    try:
+        from vision.backend import camera_from_config
+    except ImportError as exc:
+        raise DvonnError(f"play: the camera backend is not available: {exc}") from None
+    sensor = camera_from_config(cfg.camera, clock=clock)
+    closers.append(sensor)
+    return sensor

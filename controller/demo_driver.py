@@ -1,0 +1,173 @@
+"""The simulated table: simulated hands -> VirtualTable -> emulated sensor board (real firmware,
+real pseudo-terminal) -> SensorBoardClient -> TableController -> LED strip.
+
+``fast``: one FakeClock shared by emulator, client, controller and hands; the firmware is
+stepped at its scan period around every physical step and coarsely in between, so a game
+takes seconds. Otherwise the SystemClock paces everything (about one action a second) and the
+emulator scans in its own thread. ``direct`` skips the board: snapshots come from the table.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from controller.runner import Runner
+from controller.sensorlog import LogRecorder
+from controller.session import TableController
+from controller.simhands import DirectTable, Habits, Hands
+from hardware.clock import Clock, FakeClock, SystemClock
+from hardware.events import ButtonEvent, SensorEvent, SnapshotEvent
+
+FINE = 0.005  # seconds: the firmware's scan period
+COARSE = 0.1
+FINE_AFTER_STEP = 0.12
+MAX_GAME_SECONDS = 4 * 3600.0
+
+
+@dataclass
+class DemoOptions:
+    """What ``dvonn-board demo`` was asked for."""
+
+    fast: bool = True
+    seed: int | None = None
+    players: str = "random"
+    noise: bool = True
+    direct: bool = False
+    record: str | None = None
+    journal: str | None = None
+    habits: Habits | None = None
+    strip: Any = None  # default: a TerminalStrip on the output stream
+    quiet: bool = False
+    colours: bool = False  # direct only: the table reads top colours, like a camera
+
+
+@dataclass
+class DemoResult:
+    """How the demo ended."""
+
+    over: bool
+    score: tuple[int, int]
+    winner: str | None
+    actions: list[str]
+    controller: TableController
+    hands: Hands
+    stats: dict[str, int] = field(default_factory=dict)
+
+
+class DirectSource:
+    """Reads a DirectTable like a sensor (one snapshot per poll when it changed)."""
+
+    def __init__(self, table: DirectTable, clock: Clock) -> None:
+        self.table = table
+        self.clock = clock
+        self._last: str | None = None
+
+    def poll(self, timeout: float = 0.0) -> list[SensorEvent]:
+        cells = self.table.cells()
+        if cells == self._last:
+            return []
+        self._last = cells
+        return [SnapshotEvent(self.clock.now(), cells)]
+
+
+def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
+    """Play one whole game on the simulated table; prints the score and winner to ``out``."""
+    seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(1 << 30)
+    clock: Clock = FakeClock() if opts.fast else SystemClock()
+    closers: list[Any] = []
+    try:
+        journal = None
+        if opts.journal:
+            from controller.journal import Journal
+
+            journal = Journal(opts.journal)
+            closers.append(journal)
+        ctl = TableController(journal=journal, colours=opts.colours and opts.direct,
+                              source="demo",
+                              players=(f"{opts.players}-{seed}", f"{opts.players}-{seed}"))
+        emulator = None
+        table: Any
+        source: Any
+        if opts.direct:
+            table = DirectTable(colours=opts.colours)
+            table.now = clock.now
+            source = DirectSource(table, clock)
+        else:
+            from hardware.sensorboard.client import SensorBoardClient
+            from hardware.sensorboard.emulator import SensorBoardEmulator, VirtualTable
+
+            table = VirtualTable(seed=seed, clock=clock)
+            emulator = SensorBoardEmulator(table, clock=clock, seed=seed)
+            closers.append(emulator)
+            source = SensorBoardClient(emulator.port, clock=clock)
+            closers.append(source)
+        strip = opts.strip
+        if strip is None:
+            from hardware.leds import TerminalStrip
+
+            strip = TerminalStrip(stream=out, colour=bool(getattr(out, "isatty", lambda: 0)()))
+            closers.append(strip)
+        recorder = LogRecorder(opts.record) if opts.record else None
+        if recorder is not None:
+            closers.append(recorder)
+        runner = Runner(ctl, sources=[source], strip=strip, clock=clock, recorder=recorder,
+                        frame_interval=None if opts.fast else 0.25)
+
+        def press(button: str, long: bool) -> None:
+            runner.feed([ButtonEvent(clock.now(), button, long)])
+
+        habits = opts.habits or Habits(pace=0.8 if opts.fast else 1.0,
+                                       noise=0.1 if opts.noise else 0.0)
+        hands = Hands(table, ctl, press, seed=seed, players=opts.players, habits=habits)
+        if ctl.resumed and not opts.quiet:
+            print(f"resuming game {ctl.game_id} at ply {ctl.game.ply}", file=out)
+        _drive(runner, hands, clock, emulator, fast=opts.fast)
+        game = ctl.game
+        over = game.is_over()
+        score = game.score()
+        winner = game.winner()
+        if not opts.quiet:
+            name = {"w": "White", "b": "Black", "tie": "nobody (tie)"}.get(winner or "", "-")
+            print(f"score: white {score[0]} black {score[1]}", file=out)
+            print(f"winner: {name}", file=out)
+        return DemoResult(over, score, winner, ctl.actions, ctl, hands, dict(hands.stats))
+    finally:
+        for c in reversed(closers):
+            c.close()
+
+
+def _drive(runner: Runner, hands: Hands, clock: Clock, emulator: Any, *, fast: bool) -> None:
+    """Run hands and the sensing path until the hands are done (the game is over)."""
+    script = hands.script()
+    start = clock.now()
+    next_at = start + 1.0  # let the sensors report the table before the first hand moves
+    fine_until = start
+    if emulator is not None and not fast:
+        emulator.start()
+    runner.show(force=True)
+    finished_at: float | None = None
+    while True:
+        now = clock.now()
+        if now - start > MAX_GAME_SECONDS:
+            raise RuntimeError("the demo game did not finish")
+        if finished_at is None and now >= next_at:
+            try:
+                delay = next(script)
+            except StopIteration:
+                finished_at = now
+                delay = 0.0
+            next_at = now + delay
+            fine_until = now + FINE_AFTER_STEP
+        if finished_at is not None and now - finished_at > 1.0:
+            break
+        if fast:
+            assert isinstance(clock, FakeClock)
+            dt = FINE if now < fine_until else max(FINE, min(COARSE, next_at - now))
+            clock.advance(dt)
+            sent = emulator.step() if emulator is not None else 0
+            # the pty hands bytes over asynchronously: wait (real time) for what was sent
+            runner.step(0.05 if sent else 0.0)
+        else:
+            runner.step(0.02)

@@ -1,0 +1,115 @@
+"""Compose the BoardView from the controller's state: what each LED should mean right now.
+
+Priority per cell: ``mismatch`` > ``remove`` > the lifted stack's ``source`` / ``suggest`` /
+``destination`` > ``last`` / ``movable`` (idle, phase 2, removals done) or the end-of-game
+``own-white`` / ``own-black`` / ``winner``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from controller.inference import LIFTED, MISMATCH, visible_targets
+from controller.view import BoardView
+from engine.geometry import CELL_NAMES, iter_cells
+
+if TYPE_CHECKING:
+    from controller.session import TableController
+
+CHOOSE_DESTINATION = "choose-destination"
+_SIDE = {"w": "White", "b": "Black"}
+
+
+def prompting(ctl: TableController) -> int:
+    """The candidate cells the players must choose between (0 when no prompt is due).
+
+    Occupancy alone cannot see where a lifted stack lands, so every choice of two or more
+    prompts; a camera prompts only when some candidate would not change its top colour.
+    """
+    e = ctl.explanation
+    if e.kind != LIFTED or e.source is None or not e.candidates & (e.candidates - 1):
+        return 0
+    if ctl.colours and visible_targets(ctl.game, ctl.expected, e.candidates) == e.candidates:
+        return 0
+    return e.candidates
+
+
+def last_step(ctl: TableController) -> tuple[int, int] | None:
+    """Source and target of the last stack move (passes skipped), if the last action moved."""
+    for move in reversed(ctl.game.move_stack):
+        if move.is_pass:
+            continue
+        if move.source is None or move.target is None:
+            return None
+        return move.source, move.target
+    return None
+
+
+def compose(ctl: TableController) -> BoardView:
+    """The BoardView of a TableController (reads its state, changes nothing)."""
+    game = ctl.game
+    e = ctl.explanation
+    roles: dict[int, str] = {}
+    blink = 0
+    prompt = ""
+    if game.is_over():
+        winner = game.winner()
+        for c in iter_cells(game.occupied):
+            owner = game.owner(c)
+            if owner is None:
+                continue
+            roles[c] = "winner" if owner == winner else f"own-{_SIDE[owner].lower()}"
+    elif e.kind == LIFTED and e.source is not None and not ctl.blocked:
+        roles[e.source] = "source"
+        for c in iter_cells(e.candidates):
+            roles[c] = "destination"
+        if ctl.suggested is not None and (e.candidates >> ctl.suggested) & 1:
+            roles[ctl.suggested] = "suggest"
+        blink = prompting(ctl)
+        if blink:
+            prompt = CHOOSE_DESTINATION
+    elif game.placing and game.move_stack and not ctl.blocked:
+        placed = game.move_stack[-1].target
+        if placed is not None:
+            roles[placed] = "last"
+    elif not game.placing and not ctl.removals and not ctl.blocked:
+        last = last_step(ctl)
+        if last is not None:
+            roles[last[0]] = roles[last[1]] = "last"
+        if ctl.hints:
+            for c in iter_cells(game.movable()):
+                roles[c] = "movable"
+    for c in ctl.removals:
+        roles[c] = "remove"
+    if e.kind == MISMATCH:
+        for c in iter_cells(e.mismatch):
+            roles[c] = "mismatch"
+    return BoardView(roles=roles, blink=frozenset(iter_cells(blink)), message=message(ctl),
+                     prompt=prompt)
+
+
+def message(ctl: TableController) -> str:
+    """One line for a display or terminal."""
+    game = ctl.game
+    e = ctl.explanation
+    parts = [ctl.status] if ctl.status else []
+    if e.kind == MISMATCH:
+        cells = " ".join(CELL_NAMES[c] for c in iter_cells(e.mismatch))
+        parts.append(f"board differs at {cells}: restore the position")
+    elif ctl.message:
+        parts.append(ctl.message)
+    if game.is_over():
+        if not ctl.message.startswith("game over"):
+            w, b = game.score()
+            parts.append(f"game over: white {w} black {b}")
+    elif e.kind == LIFTED and prompting(ctl):
+        parts.append("lift the destination and set it back, or press next/confirm")
+    elif game.placing:
+        piece = game.piece_to_place()
+        what = "a DVONN piece" if piece == "r" else "a piece"
+        parts.append(f"{_SIDE[game.turn]} to place {what}")
+    elif ctl.removals:
+        parts.append("remove the cut-off stacks")
+    else:
+        parts.append(f"{_SIDE[game.turn]} to move")
+    return " | ".join(parts)

@@ -1,0 +1,165 @@
+"""Sensor logs: JSON Lines of snapshots and button presses, with the log's ``t`` as the clock.
+
+``{"t": 0.0, "cells": "<49 chars>"}`` or ``{"t": 3.2, "button": "confirm"}`` (optionally
+``"long": true``), ``t`` in seconds and non-decreasing. :func:`read_log` checks every line and
+names the line and what is wrong; :class:`LogRecorder` writes events as they arrive;
+:func:`replay` feeds a log through a TableController deterministically.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO, Any
+
+from controller.expected import has_colours
+from controller.session import TableController
+from engine.errors import DvonnError
+from hardware.events import (
+    BUTTONS,
+    ButtonEvent,
+    SensorEvent,
+    SnapshotError,
+    SnapshotEvent,
+    check_snapshot,
+)
+
+LogEvent = SnapshotEvent | ButtonEvent
+
+
+class SensorLogError(DvonnError, ValueError):
+    """A sensor log line that cannot be used; the message names the file, line and problem."""
+
+
+def parse_line(text: str, where: str = "") -> LogEvent:
+    """One log line as an event; raises SensorLogError (prefixed with ``where``) when bad."""
+    prefix = f"{where}: " if where else ""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SensorLogError(f"{prefix}bad JSON: {exc.msg} at column {exc.colno}") from None
+    if not isinstance(obj, dict):
+        raise SensorLogError(f"{prefix}expected a JSON object, got {type(obj).__name__}")
+    t = obj.get("t")
+    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t):
+        raise SensorLogError(f"{prefix}missing or bad 't' (seconds): {t!r}")
+    if "cells" in obj and "button" in obj:
+        raise SensorLogError(f"{prefix}has both 'cells' and 'button'")
+    if "cells" in obj:
+        cells = obj["cells"]
+        if not isinstance(cells, str):
+            raise SensorLogError(f"{prefix}'cells' must be a string, got {cells!r}")
+        try:
+            check_snapshot(cells)
+        except SnapshotError as exc:
+            raise SensorLogError(f"{prefix}{exc}") from None
+        return SnapshotEvent(float(t), cells)
+    if "button" in obj:
+        button = obj["button"]
+        if button not in BUTTONS:
+            raise SensorLogError(
+                f"{prefix}unknown button {button!r} (one of {', '.join(BUTTONS)})")
+        return ButtonEvent(float(t), str(button), bool(obj.get("long", False)))
+    raise SensorLogError(f"{prefix}needs 'cells' or 'button'")
+
+
+def read_log(path: str | Path) -> list[LogEvent]:
+    """Every event of a log file, checked (times non-decreasing); SensorLogError when bad."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SensorLogError(f"{p}: cannot read the sensor log: {exc}") from None
+    return parse_lines(text.splitlines(), str(p))
+
+
+def parse_lines(lines: Iterable[str], name: str = "log") -> list[LogEvent]:
+    """Events of log lines (blank lines skipped), checked like :func:`read_log`."""
+    events: list[LogEvent] = []
+    last = -math.inf
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{name} line {number}"
+        event = parse_line(line, where)
+        if event.t < last:
+            raise SensorLogError(f"{where}: t {event.t} is before the previous line's t {last}")
+        last = event.t
+        events.append(event)
+    return events
+
+
+def format_event(event: SensorEvent) -> str | None:
+    """The log line of an event (None for events a log does not keep, e.g. link status)."""
+    obj: dict[str, Any]
+    if isinstance(event, SnapshotEvent):
+        obj = {"t": round(event.t, 4), "cells": event.cells}
+    elif isinstance(event, ButtonEvent):
+        obj = {"t": round(event.t, 4), "button": event.button}
+        if event.long:
+            obj["long"] = True
+    else:
+        return None
+    return json.dumps(obj, separators=(", ", ": "))
+
+
+class LogRecorder:
+    """Writes events to a sensor log as they arrive (line-buffered; ``close()`` safe twice).
+
+    Times are made relative to the first event so a log starts at t = 0. A snapshot equal to
+    the one before it (a sensor heartbeat) is left out: it changes nothing in a replay.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._file: IO[str] | None = self.path.open("w", encoding="utf-8", buffering=1)
+        self._t0: float | None = None
+        self._last = 0.0
+        self._cells: str | None = None
+
+    def write(self, event: SensorEvent) -> None:
+        if self._file is None:
+            return
+        if self._t0 is None:
+            self._t0 = event.t
+        t = max(self._last, event.t - self._t0)
+        self._last = t
+        moved: SensorEvent
+        if isinstance(event, SnapshotEvent):
+            if event.cells == self._cells:
+                return
+            self._cells = event.cells
+            moved = SnapshotEvent(t, event.cells)
+        elif isinstance(event, ButtonEvent):
+            moved = ButtonEvent(t, event.button, event.long)
+        else:
+            return
+        line = format_event(moved)
+        if line is not None:
+            self._file.write(line + "\n")
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> LogRecorder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def log_colours(events: Iterable[LogEvent]) -> bool:
+    """True when any snapshot of the log names a top colour: the log comes from a camera."""
+    return any(isinstance(e, SnapshotEvent) and has_colours(e.cells) for e in events)
+
+
+def replay(events: Iterable[LogEvent], ctl: TableController) -> TableController:
+    """Feed events in order, with the log's times as the only clock, then let changes settle."""
+    for event in events:
+        ctl.handle(event)
+    ctl.settle()
+    return ctl

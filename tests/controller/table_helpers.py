@@ -1,0 +1,96 @@
+"""Shared helpers for the controller tests: snapshot building, a clocked event feeder and the
+``placed`` fixture (re-exported by conftest.py). A unique module name: tests/ has no packages."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from controller.session import TableController
+from engine.game import Game
+from engine.move import Move
+from hardware.events import ButtonEvent, SnapshotEvent
+
+#: The full placement of RULES.md ("Figures to test against"), White to move after it.
+PLACEMENT = (
+    "G2 E3 A3 J3 H3 H2 D4 I4 K3 G3 C1 B2 C5 I1 J2 G4 D2 D1 G1 C4 E2 A1 I5 H1 B3 F1 D3 K5 E1 "
+    "E5 F3 B1 J4 F2 J5 K4 F5 I3 I2 C3 D5 H4 G5 H5 F4 C2 E4 A2 B4"
+).split()
+
+
+def board(game: Game, colours: bool = False) -> str:
+    """What the table reads in the position of ``game``."""
+    return game.snapshot(colours)
+
+
+def edit(snap: str, **cells: str) -> str:
+    """``snap`` with some cells changed, by name: ``edit(s, C3='.', D3='w')``."""
+    from engine.geometry import parse_cell
+
+    chars = list(snap)
+    for name, value in cells.items():
+        chars[parse_cell(name)] = value
+    return "".join(chars)
+
+
+class Feeder:
+    """Feeds readings to a controller with its own clock (seconds); records the trace."""
+
+    def __init__(self, ctl: TableController | None = None, *, t: float = 0.0, **kw: Any) -> None:
+        self.trace: list[dict[str, Any]] = []
+        self.ctl = ctl or TableController(trace=self.trace.append, **kw)
+        self.t = t
+
+    def read(self, cells: str, hold: float = 1.0) -> TableController:
+        """One reading, then ``hold`` seconds without change (it settles if hold >= 0.5)."""
+        self.ctl.handle(SnapshotEvent(self.t, cells))
+        self.t += hold
+        self.ctl.advance(self.t)
+        return self.ctl
+
+    def press(self, button: str, long: bool = False, hold: float = 0.1) -> TableController:
+        self.ctl.handle(ButtonEvent(self.t, button, long))
+        self.t += hold
+        self.ctl.advance(self.t)
+        return self.ctl
+
+    def roles(self) -> dict[str, str]:
+        return self.ctl.view().named_roles()
+
+
+@pytest.fixture
+def placed() -> Game:
+    """The RULES.md position after all 49 placements (White to move)."""
+    return Game.from_moves(PLACEMENT)
+
+
+def playouts(seed: int) -> Iterator[Game]:
+    """Positions of seeded random games (every position of each game, in order)."""
+    rng = random.Random(seed)
+    while True:
+        g = Game()
+        while not g.is_over():
+            yield g
+            g.push(rng.choice(g.legal_moves()))
+        yield g
+
+
+def find_position(pred: Callable[[Game], bool], seed: int = 1, limit: int = 20000) -> Game:
+    """The first phase-2 position of seeded random playouts that satisfies ``pred``."""
+    for i, g in enumerate(playouts(seed)):
+        if i > limit:
+            break
+        if not g.placing and pred(g):
+            return g.copy()
+    raise AssertionError("no such position")
+
+
+def step_moves(g: Game) -> list[Move]:
+    return [m for m in g.legal_moves() if m.is_step]
+
+
+def popcount(mask: int) -> int:
+    return bin(mask).count("1")

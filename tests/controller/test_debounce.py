@@ -1,0 +1,105 @@
+"""Debounce: noise shorter than 0.2 s is ignored, changes holding 0.5 s are real, '?' is no news."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.debounce import Debouncer, Timing
+
+E = "." * 49
+A = "x" + "." * 48
+
+
+def run(readings: list[tuple[float, str]], until: float, timing: Timing | None = None) -> list[
+        tuple[float, str]]:
+    """Feed readings, settling deadlines in order; the stable changes with their times."""
+    d = Debouncer(timing)
+    out: list[tuple[float, str]] = []
+    for t, cells in readings:
+        while (dl := d.next_deadline()) is not None and dl <= t:
+            s = d.advance(dl)
+            if s is not None:
+                out.append((dl, s))
+        s = d.feed(t, cells)
+        if s is not None:
+            out.append((t, s))
+    while (dl := d.next_deadline()) is not None and dl <= until:
+        s = d.advance(dl)
+        if s is not None:
+            out.append((dl, s))
+    return out
+
+
+def test_first_reading_is_stable_at_once() -> None:
+    assert run([(0.0, E)], 5) == [(0.0, E)]
+
+
+def test_change_holding_stable_time_is_real() -> None:
+    out = run([(0.0, E), (1.0, A)], 5)
+    assert out == [(0.0, E), (pytest.approx(1.5), A)]
+
+
+def test_flicker_shorter_than_noise_is_ignored() -> None:
+    out = run([(0.0, E), (1.0, A), (1.1, E)], 5)
+    assert out == [(0.0, E)]
+
+
+def test_change_between_noise_and_stable_is_ignored() -> None:
+    out = run([(0.0, E), (1.0, A), (1.4, E)], 5)
+    assert out == [(0.0, E)]
+
+
+def test_short_dropout_does_not_restart_the_wait() -> None:
+    # reads A from 1.0, flickers back for 0.05 s at 1.2: still stable at 1.5
+    out = run([(0.0, E), (1.0, A), (1.2, E), (1.25, A)], 5)
+    assert out[-1] == (pytest.approx(1.5), A)
+
+
+def test_long_dropout_restarts_the_wait() -> None:
+    out = run([(0.0, E), (1.0, A), (1.2, E), (1.45, A)], 5)
+    assert out[-1] == (pytest.approx(1.95), A)
+
+
+def test_unknown_keeps_the_last_stable_value() -> None:
+    q = "?" + "." * 48
+    out = run([(0.0, A), (1.0, q), (3.0, A)], 5)
+    assert out == [(0.0, A)]
+
+
+def test_unknown_does_not_interrupt_a_change() -> None:
+    q = "?" + "." * 48
+    out = run([(0.0, E), (1.0, A), (1.2, q), (1.3, A)], 5)
+    assert out[-1] == (pytest.approx(1.5), A)
+
+
+def test_unknown_first_reading_waits_for_a_value() -> None:
+    q = "?" + "." * 48
+    out = run([(0.0, q), (1.0, A)], 5)
+    assert out == [(0.0, q), (pytest.approx(1.5), A)]
+
+
+def test_timing_is_configurable_and_checked() -> None:
+    out = run([(0.0, E), (1.0, A)], 5, Timing(noise=0.05, stable=0.1))
+    assert out[-1] == (pytest.approx(1.1), A)
+    with pytest.raises(ValueError):
+        Timing(noise=0.6, stable=0.5)
+
+
+def test_wrong_length_is_rejected() -> None:
+    with pytest.raises(ValueError):
+        Debouncer().feed(0.0, "x")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.0, 0.19), st.sampled_from("x.")), max_size=12))
+def test_bursts_of_noise_never_change_the_stable_board(flicks: list[tuple[float, str]]) -> None:
+    """Any burst of readings each lasting < 0.2 s, ending back at the stable value, is noise."""
+    readings = [(0.0, E)]
+    t = 1.0
+    for dt, v in flicks:
+        readings.append((t, v + "." * 48))
+        readings.append((t + dt, E))
+        t += dt + 0.3
+    assert run(readings, t + 5) == [(0.0, E)]
