@@ -84,14 +84,10 @@ class ButtonsConfig:
 
 @dataclass(frozen=True)
 class TimingConfig:
-    """A change lasting < ``noise`` s is ignored; one holding ``stable`` s is real.
-
-    ``prompt_timeout``: seconds before an unanswered prompt is repeated (0 = never).
-    """
+    """A change lasting < ``noise`` s is ignored; one holding ``stable`` s is real."""
 
     noise: float = 0.2
     stable: float = 0.5
-    prompt_timeout: float = 30.0
 
 
 @dataclass(frozen=True)
@@ -291,7 +287,7 @@ def _buttons(t: dict[str, Any]) -> ButtonsConfig:
 
 
 def _timing(t: dict[str, Any]) -> TimingConfig:
-    _keys("timing", t, ("noise", "stable", "prompt_timeout"))
+    _keys("timing", t, ("noise", "stable"))
     d = TimingConfig()
     noise = _number("timing.noise", t.get("noise", d.noise), low=0.0, high=10.0)
     stable = _number("timing.stable", t.get("stable", d.stable), low=0.0, high=10.0)
@@ -301,11 +297,7 @@ def _timing(t: dict[str, Any]) -> TimingConfig:
             f"noise ({noise:g} s) must be shorter than stable ({stable:g} s): a change "
             "lasting less than 'noise' is ignored, one holding 'stable' is real",
         )
-    timeout = _number(
-        "timing.prompt_timeout", t.get("prompt_timeout", d.prompt_timeout),
-        low=0.0, low_open=False,
-    )
-    return TimingConfig(noise=noise, stable=stable, prompt_timeout=timeout)
+    return TimingConfig(noise=noise, stable=stable)
 
 
 def parse_colour(key: str, value: Any) -> RGB:
@@ -420,8 +412,6 @@ long_press = {b.long_press}
 # real. Must satisfy 0 < noise < stable.
 noise = {t.noise}
 stable = {t.stable}
-# Seconds before an unanswered prompt is shown again (0 = never).
-prompt_timeout = {t.prompt_timeout}
 
 [palette]
 # A colour for every cell role, as "#rrggbb" or [r, g, b].

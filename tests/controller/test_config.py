@@ -133,7 +133,6 @@ size = [1280, 720]
 [timing]
 noise = 0.1
 stable = 0.4
-prompt_timeout = 0
 
 [palette]
 movable = [1, 2, 3]
@@ -161,7 +160,7 @@ black = "Bob"
     assert c.camera == {"index": 0, "size": [1280, 720]}
     assert c.buttons.pins == {"confirm": 5, "undo": 13}
     assert c.buttons.long_press == 1.5
-    assert (c.timing.noise, c.timing.stable, c.timing.prompt_timeout) == (0.1, 0.4, 0.0)
+    assert (c.timing.noise, c.timing.stable) == (0.1, 0.4)
     assert c.palette["movable"] == (1, 2, 3)
     assert c.palette["own-white"] == (255, 238, 221)
     assert c.palette["background"] == (1, 1, 1)
@@ -200,7 +199,7 @@ def test_toml_syntax_error_names_file_and_line(tmp_path: Path) -> None:
         ("[timing]\nnoise = 'fast'\n", "timing.noise", "must be a number"),
         ("[timing]\nstable = 0.2\n", "timing.stable", "shorter than stable"),
         ("[timing]\nnoise = 0.6\n", "timing.noise", "shorter than stable"),
-        ("[timing]\nprompt_timeout = -1\n", "timing.prompt_timeout", "out of range"),
+        ("[timing]\nprompt_timeout = 5\n", "timing.prompt_timeout", "unknown key"),
         ("[palette]\nmovable = 'green'\n", "palette.movable", "#rrggbb"),
         ("[palette]\nmovable = [1, 2]\n", "palette.movable", "#rrggbb"),
         ("[palette]\nmovable = [1, 2, 256]\n", "palette.movable", "0..255"),
