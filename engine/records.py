@@ -87,8 +87,6 @@ def parse_record(text: str) -> GameRecord:
             raise IllegalMoveError(f"record token {index}: {exc}", move=exc.move, ply=exc.ply,
                                    side=exc.side) from None
         moves.append(move)
-    if game.ply == PLACEMENTS - 1 and resigned is None:
-        _insert_forced_placement(game, moves)
     return GameRecord(moves=moves, tags=tags, resigned=resigned)
 
 
@@ -103,10 +101,13 @@ def export_littlegolem(moves: Sequence[Move], *, white: str = "", black: str = "
                        resigned: str | None = None, event: str = "") -> str:
     """A Little Golem record: tags, then numbered pairs of lower-case actions.
 
-    The forced 49th placement is left out; ``resigned`` (the side to act, 'w' or 'b') appends
-    ``resign``.
+    The forced 49th placement is left out when an action or ``resign`` follows it;
+    ``resigned`` (the side to act, 'w' or 'b') appends ``resign``.
     """
-    actions = [str(m).lower() for i, m in enumerate(moves) if i != PLACEMENTS - 1]
+    # The forced 49th placement is left out when play goes on after it, as Little Golem does;
+    # a record that ends right there keeps it, so that it reads back exactly.
+    skip = PLACEMENTS - 1 if len(moves) > PLACEMENTS or resigned is not None else -1
+    actions = [str(m).lower() for i, m in enumerate(moves) if i != skip]
     if resigned is not None:
         actions.append("resign")
     parts = [f"Event [{event}]", "Site [www.littlegolem.net]", f"White [{white}]",

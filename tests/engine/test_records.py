@@ -169,14 +169,30 @@ def test_position_json() -> None:
 
 
 def test_little_golem_round_trip_right_after_the_last_placement() -> None:
-    """ENGINE BUG: a game of exactly 49 actions (all placed, nothing moved yet) exported to
-    the Little Golem form comes back one action short.
-
-    export_littlegolem leaves out the 49th placement, but parse_record only inserts it when a
-    moving-phase action follows, so the re-imported game is still in the placing phase
-    (48 actions, White to place). RULES.md: "Import must insert the forced placement".
-    """
+    """A game of exactly 49 actions keeps its 49th placement in the export (nothing follows it
+    to imply it), so it reads back exactly; one more action and the placement is left out."""
     moves = [Move.parse(a) for a in RULES_PLACEMENT]
-    record = parse_record(export_littlegolem(moves))
+    text = export_littlegolem(moves)
+    assert text.split()[-1] == RULES_PLACEMENT[-1].lower()
+    record = parse_record(text)
     assert record.moves == moves
     assert not record.game().placing
+    first_move = Game.from_moves(moves).legal_moves()[0]
+    longer = [*moves, first_move]
+    text = export_littlegolem(longer)
+    assert RULES_PLACEMENT[-1].lower() not in text.split()
+    assert parse_record(text).moves == longer
+
+
+def test_little_golem_resign_right_after_placing_inserts_the_forced_placement() -> None:
+    body = " ".join(a.lower() for a in RULES_PLACEMENT[:-1])
+    record = parse_record(f"White [a] Black [b] {body} resign")
+    assert [str(m) for m in record.moves] == RULES_PLACEMENT
+    assert record.resigned == "w"
+    text = export_littlegolem(record.moves, resigned="w")
+    assert parse_record(text).moves == record.moves
+
+
+def test_plain_list_of_48_placements_stays_48() -> None:
+    moves = [Move.parse(a) for a in RULES_PLACEMENT[:-1]]
+    assert parse_record(export_littlegolem(moves)).moves == moves
