@@ -101,6 +101,28 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------- play
+class PlacementTeacher:
+    """Wraps the camera source: each placement the controller commits is a labelled example
+    (the piece just put down, seen in the frame that proved it), taught to the colour model."""
+
+    def __init__(self, camera: Any, controller: TableController) -> None:
+        self.camera = camera
+        self.controller = controller
+        self._taught = controller.game.ply
+
+    def poll(self, timeout: float = 0.0) -> list[Any]:
+        game = self.controller.game
+        if game.ply > self._taught and game.move_stack[-1].is_placement:
+            cell = game.move_stack[-1].target
+            assert cell is not None
+            self.camera.learn(cell, game.stack(cell))
+        self._taught = game.ply
+        return list(self.camera.poll(timeout))
+
+    def close(self) -> None:
+        self.camera.close()
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from controller.config import load_config
     from controller.renderer import Renderer
@@ -125,7 +147,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             sources.append(link)
             colours: bool | None = False
         elif backend == "camera":
-            sources.append(_camera_source(cfg, clock, closers))
+            camera = _camera_source(cfg, clock, closers)
+            sources.append(camera)
             colours = True
         else:
             raise DvonnError(f"play: sensor backend {backend!r} is simulated; use "
@@ -142,6 +165,9 @@ def cmd_play(args: argparse.Namespace) -> int:
                               timing=Timing(cfg.timing.noise, cfg.timing.stable),
                               players=(cfg.players.white, cfg.players.black),
                               new_needs_long=True)
+        if backend == "camera":
+            camera.heights_provider = lambda: [len(s) for s in ctl.game.stacks()]
+            sources[0] = PlacementTeacher(camera, ctl)
         recorder = LogRecorder(args.record) if args.record else None
         if recorder is not None:
             closers.append(recorder)
@@ -169,10 +195,8 @@ def _default_journal() -> str:
 
 
 def _camera_source(cfg: Any, clock: Any, closers: list[Any]) -> Any:
-    try:
-        from vision.backend import camera_from_config
-    except ImportError as exc:
-        raise DvonnError(f"play: the camera backend is not available: {exc}") from None
+    from vision.backend import camera_from_config
+
     sensor = camera_from_config(cfg.camera, clock=clock)
     closers.append(sensor)
     return sensor

@@ -1,0 +1,152 @@
+"""``dvonn-board vision``: read a photo, calibrate from the empty board, print the marker
+sheet, render a synthetic frame."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from engine.errors import DvonnError
+from engine.geometry import NUM_CELLS
+
+
+def parse_heights_text(text: str) -> list[int]:
+    """49 digits ('1101...') or 49 comma-separated numbers, canonical order, 0 = empty."""
+    raw = text.strip()
+    if "," in raw:
+        parts = [p.strip() for p in raw.split(",")]
+    else:
+        parts = list(raw.replace(" ", ""))
+    if len(parts) != NUM_CELLS:
+        raise DvonnError(f"--heights needs {NUM_CELLS} values (49 digits or comma-separated "
+                         f"numbers), got {len(parts)}")
+    out = []
+    for i, p in enumerate(parts):
+        if not p.isdigit() or int(p) > 49:
+            raise DvonnError(f"--heights: value {p!r} at offset {i} is not a stack height 0..49")
+        out.append(int(p))
+    return out
+
+
+def _load_image(path: str) -> Any:
+    import cv2
+
+    if not Path(path).is_file():
+        raise DvonnError(f"image {path!r} does not exist")
+    frame = cv2.imread(path, cv2.IMREAD_COLOR)
+    if frame is None:
+        raise DvonnError(f"cannot read image {path!r} (not an image OpenCV can decode)")
+    return frame
+
+
+def _calibration(path: str | None) -> Any:
+    if path is None:
+        return None
+    from vision.calibration import Calibration
+
+    return Calibration.load(path)
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    from engine.geometry import CELL_NAMES
+    from vision.reader import BoardReader
+
+    heights = parse_heights_text(args.heights) if args.heights else None
+    reader = BoardReader(None, _calibration(args.calibration))
+    frame = _load_image(args.image)
+    reading = reader.read(frame, heights)
+    print(reading.snapshot)
+    print(json.dumps({CELL_NAMES[c]: round(reading.confidence[c], 3) for c in range(NUM_CELLS)}))
+    if args.annotated:
+        import cv2
+
+        if not cv2.imwrite(args.annotated, reading.annotated(frame)):
+            raise DvonnError(f"cannot write {args.annotated!r}")
+    return 0
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from vision.calibration import Calibration, calibrate_empty
+
+    base = _calibration(args.calibration) or Calibration()
+    frames = []
+    if args.images:
+        frames = [_load_image(p) for p in args.images]
+    else:
+        from hardware.camera import VideoCaptureSource
+
+        with VideoCaptureSource(args.camera) as cam:
+            for _ in range(args.frames):
+                frame = cam.read()
+                if frame is not None:
+                    frames.append(frame)
+        if not frames:
+            raise DvonnError(f"camera {args.camera} gave no frames")
+    cal = calibrate_empty(frames, base)
+    cal.save(args.out)
+    print(f"calibration from {len(frames)} view(s) of the empty board written to {args.out}")
+    return 0
+
+
+def cmd_sheet(args: argparse.Namespace) -> int:
+    from vision.sheet import sheet_size_mm, write_sheet
+
+    write_sheet(args.out, dpi=args.dpi)
+    from vision.geometry import BoardGeometry
+
+    w, h = sheet_size_mm(BoardGeometry())
+    print(f"sheet {w:.1f} x {h:.1f} mm written to {args.out} (print at 100% scale)")
+    return 0
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    import cv2
+    import numpy as np
+
+    from vision.synthetic import heights_of, random_position, random_scene, render
+
+    rng = np.random.default_rng(args.seed)
+    stacks = random_position(rng, args.moves)
+    scene = random_scene(rng, stacks, hands=args.hands)
+    frame, truth = render(scene)
+    if not cv2.imwrite(args.out, frame):
+        raise DvonnError(f"cannot write {args.out!r} (use a .png or .jpg name)")
+    print(truth.snapshot)
+    print("".join(str(min(h, 9)) for h in heights_of(stacks)))
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    vision = subparsers.add_parser("vision", help="camera recognition tools")
+    sub = vision.add_subparsers(dest="vision_command", metavar="ACTION")
+    sub.required = True
+
+    p = sub.add_parser("read", help="read a photo of the table: snapshot and confidences")
+    p.add_argument("image")
+    p.add_argument("--heights", help="49 digits or comma-separated stack heights (0 = empty)")
+    p.add_argument("--calibration", metavar="FILE")
+    p.add_argument("--annotated", metavar="OUT", help="also write the annotated image")
+    p.set_defaults(func=cmd_read)
+
+    p = sub.add_parser("calibrate", help="calibrate colours from views of the EMPTY board")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--images", nargs="+", metavar="IMG")
+    src.add_argument("--camera", type=int, metavar="INDEX")
+    p.add_argument("--frames", type=int, default=5, help="frames to take from --camera")
+    p.add_argument("--calibration", metavar="FILE", help="start from this calibration")
+    p.add_argument("--out", default="camera-calibration.json", metavar="FILE")
+    p.set_defaults(func=cmd_calibrate)
+
+    p = sub.add_parser("sheet", help="write the printable marker sheet (.png or .svg)")
+    p.add_argument("--out", required=True, metavar="FILE")
+    p.add_argument("--dpi", type=int, default=300)
+    p.set_defaults(func=cmd_sheet)
+
+    p = sub.add_parser("render", help="write a synthetic camera frame of a random position")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", required=True, metavar="FILE.png")
+    p.add_argument("--moves", type=int, default=None, help="random stacking moves")
+    p.add_argument("--hands", type=int, default=0)
+    p.set_defaults(func=cmd_render)

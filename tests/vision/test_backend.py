@@ -1,0 +1,36 @@
+import numpy as np
+
+from hardware.camera import SyntheticSource
+from hardware.clock import FakeClock
+from hardware.events import SnapshotEvent
+from vision.backend import CameraSensor
+from vision.reader import BoardReader
+from vision.synthetic import heights_of
+
+
+def test_poll_stamps_snapshots_with_the_clock(rendered) -> None:
+    frame, truth, scene = rendered(80)
+    blank = np.full_like(frame, 90)
+    frames = [frame, blank]
+    clock = FakeClock(10.0)
+    src = SyntheticSource(lambda i: frames[i] if i < len(frames) else None)
+    with CameraSensor(src, BoardReader(), clock, lambda: heights_of(scene.stacks)) as sensor:
+        assert sensor.last_annotated() is None
+        events = sensor.poll()
+        assert events == [SnapshotEvent(10.0, truth.snapshot)]
+        annotated = sensor.last_annotated()
+        assert annotated is not None and annotated.shape == frame.shape
+        clock.advance(0.5)
+        # The camera moved away (no markers): the last pose is kept, so this still reads.
+        events = sensor.poll()
+        assert events[0].t == 10.5 and len(events[0].cells) == 49
+        assert sensor.poll() == []
+
+
+def test_board_never_seen_reads_all_unreadable() -> None:
+    src = SyntheticSource(lambda i: np.zeros((120, 160, 3), np.uint8))
+    sensor = CameraSensor(src, BoardReader(), FakeClock(1.0))
+    assert sensor.poll() == [SnapshotEvent(1.0, "?" * 49)]
+    assert "board not found" in sensor.last_error
+    sensor.close()
+    sensor.close()

@@ -1,0 +1,111 @@
+"""The controller's camera backend: frames in, SnapshotEvents out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from engine.errors import ConfigError
+from engine.geometry import NUM_CELLS
+from hardware.camera import FrameSource, source_from_config
+from hardware.clock import Clock
+from hardware.events import SnapshotEvent, check_snapshot
+from vision.calibration import Calibration
+from vision.geometry import BoardGeometry
+from vision.pose import BoardNotFoundError
+from vision.reader import BoardReader, Reading
+
+UNREADABLE = "?" * NUM_CELLS
+
+
+class CameraSensor:
+    """Polls a frame source and reads each frame; a lost board reads as all '?'."""
+
+    def __init__(self, source: FrameSource, reader: BoardReader, clock: Clock,
+                 heights_provider: Callable[[], Sequence[int]] | None = None) -> None:
+        self.source = source
+        self.reader = reader
+        self.clock = clock
+        self.heights_provider = heights_provider
+        self.last_reading: Reading | None = None
+        self.last_error: str = ""
+        self._last_frame: np.ndarray | None = None
+
+    def poll(self, timeout: float = 0.0) -> list[SnapshotEvent]:
+        """Read one frame: [] when the source has none, else one SnapshotEvent.
+
+        ``timeout`` is accepted for the runner's Source protocol; the source paces itself."""
+        frame = self.source.read()
+        if frame is None:
+            return []
+        t = self.clock.now()
+        heights = list(self.heights_provider()) if self.heights_provider is not None else None
+        self._last_frame = frame
+        try:
+            reading = self.reader.read(frame, heights)
+        except BoardNotFoundError as exc:
+            self.last_error = str(exc)
+            self.last_reading = Reading(UNREADABLE, [0.0] * NUM_CELLS, False,
+                                        ["board not found"] * NUM_CELLS)
+            return [SnapshotEvent(t, UNREADABLE)]
+        self.last_error = ""
+        self.last_reading = reading
+        return [SnapshotEvent(t, check_snapshot(reading.snapshot))]
+
+    def learn(self, cell: int, colour: str) -> bool:
+        """Teach the colour model that ``cell`` shows ``colour`` in the last frame read (the
+        controller calls this for each placement it commits: a labelled example). False when
+        there is no usable frame."""
+        if self._last_frame is None or self.last_reading is None or not self.last_reading.pose_ok:
+            return False
+        heights = list(self.heights_provider()) if self.heights_provider is not None else None
+        try:
+            self.reader.learn(self._last_frame, cell, colour, heights)
+        except BoardNotFoundError:
+            return False
+        return True
+
+    def last_annotated(self) -> np.ndarray | None:
+        """The last frame with the reading drawn on it (for the web view), or None."""
+        if self._last_frame is None or self.last_reading is None:
+            return None
+        return self.last_reading.annotated(self._last_frame)
+
+    def close(self) -> None:
+        self.source.close()
+
+    def __enter__(self) -> CameraSensor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+#: Keys of the [camera] config section: the frame source's, the geometry's, and the calibration.
+SOURCE_KEYS = frozenset({"source", "width", "height", "device", "path", "loop"})
+GEOMETRY_KEYS = frozenset({"pitch_mm", "marker_side", "markers", "dictionary", "disc_diameter",
+                           "disc_thickness"})
+CAMERA_KEYS = SOURCE_KEYS | GEOMETRY_KEYS | {"calibration"}
+
+
+def camera_from_config(section: Mapping[str, Any], *, clock: Clock,
+                       heights_provider: Callable[[], Sequence[int]] | None = None
+                       ) -> CameraSensor:
+    """The camera backend from the ``[camera]`` config section (ConfigError names the key)."""
+    for key in section:
+        if key not in CAMERA_KEYS:
+            known = ", ".join(sorted(CAMERA_KEYS))
+            raise ConfigError(f"camera.{key}", f"unknown key; known: {known}")
+    # Geometry keys in the config override the calibration file's geometry.
+    geometry = BoardGeometry.from_config(section) if GEOMETRY_KEYS & set(section) else None
+    calibration = None
+    path = section.get("calibration")
+    if path is not None:
+        if not isinstance(path, str) or not path:
+            raise ConfigError("camera.calibration", f"must be a file path, got {path!r}")
+        calibration = Calibration.load(path)
+    reader = BoardReader(geometry=geometry, calibration=calibration)
+    source = source_from_config(section)
+    return CameraSensor(source, reader, clock, heights_provider)

@@ -1,0 +1,148 @@
+"""The calibration file (JSON): optional camera matrix and distortion, the colour model and
+geometry overrides. Written by ``dvonn-board vision calibrate`` from views of the empty board.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.errors import DvonnError
+from engine.geometry import NUM_CELLS
+from vision.classify import ColourModel
+from vision.geometry import BoardGeometry
+
+FORMAT = "dvonn-board-camera-calibration"
+VERSION = 1
+
+
+class CalibrationError(DvonnError, ValueError):
+    """A calibration file that cannot be read or used; the message names the file and key."""
+
+
+@dataclass
+class Calibration:
+    """What the reader may know beyond the defaults."""
+
+    geometry: BoardGeometry = field(default_factory=BoardGeometry)
+    model: ColourModel = field(default_factory=ColourModel)
+    camera_matrix: np.ndarray | None = None
+    dist_coeffs: np.ndarray | None = None
+    geometry_overrides: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.geometry_overrides and self.geometry == BoardGeometry():
+            self.geometry = BoardGeometry.from_config(self.geometry_overrides)
+        elif not self.geometry_overrides and self.geometry != BoardGeometry():
+            self.geometry_overrides = self.geometry.to_config()
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"format": FORMAT, "version": VERSION,
+                                "camera": dict(self.geometry_overrides),
+                                "colour_model": self.model.to_dict()}
+        if self.camera_matrix is not None:
+            data["camera_matrix"] = self.camera_matrix.tolist()
+        if self.dist_coeffs is not None:
+            data["dist_coeffs"] = np.asarray(self.dist_coeffs).reshape(-1).tolist()
+        return data
+
+    def save(self, path: str | Path) -> None:
+        """Write as JSON (atomically: a temporary file, then rename)."""
+        p = Path(path)
+        tmp = p.with_name(p.name + ".tmp")
+        try:
+            tmp.write_text(json.dumps(self.to_dict(), indent=1) + "\n", encoding="utf-8")
+            tmp.replace(p)
+        except OSError as exc:
+            raise CalibrationError(f"cannot write calibration file {str(p)!r}: {exc}") from None
+
+    @classmethod
+    def from_dict(cls, data: Any, where: str = "calibration") -> Calibration:
+        if not isinstance(data, dict):
+            raise CalibrationError(f"{where}: expected a JSON object")
+        if data.get("format") != FORMAT:
+            raise CalibrationError(f"{where}: key 'format' must be {FORMAT!r}, "
+                                   f"got {data.get('format')!r}")
+        if data.get("version") != VERSION:
+            raise CalibrationError(f"{where}: unsupported version {data.get('version')!r}")
+        overrides = data.get("camera", {}) or {}
+        geometry = BoardGeometry.from_config(overrides)
+        try:
+            model = ColourModel.from_dict(data.get("colour_model", {}) or {},
+                                          f"{where}: colour_model")
+        except DvonnError as exc:
+            raise CalibrationError(str(exc)) from None
+        matrix = dist = None
+        if data.get("camera_matrix") is not None:
+            matrix = _array(data["camera_matrix"], (3, 3), f"{where}: camera_matrix")
+            if matrix[0, 0] <= 0 or matrix[1, 1] <= 0:
+                raise CalibrationError(f"{where}: camera_matrix focal lengths must be positive")
+        if data.get("dist_coeffs") is not None:
+            dist = _array(data["dist_coeffs"], None, f"{where}: dist_coeffs")
+            if dist.size not in (4, 5, 8, 12, 14):
+                raise CalibrationError(f"{where}: dist_coeffs must have 4, 5, 8, 12 or 14 "
+                                       f"values, got {dist.size}")
+            if matrix is None:
+                raise CalibrationError(f"{where}: dist_coeffs need a camera_matrix")
+        return cls(geometry, model, matrix, dist, dict(overrides))
+
+    @classmethod
+    def load(cls, path: str | Path) -> Calibration:
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise CalibrationError(f"cannot read calibration file {str(p)!r}: "
+                                   f"{exc.strerror or exc}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise CalibrationError(f"calibration file {str(p)!r}: not JSON at line {exc.lineno} "
+                                   f"column {exc.colno}: {exc.msg}") from None
+        return cls.from_dict(data, f"calibration file {str(p)!r}")
+
+
+def _array(value: Any, shape: tuple[int, ...] | None, where: str) -> np.ndarray:
+    try:
+        arr = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise CalibrationError(f"{where}: must be numbers, got {value!r}") from None
+    if shape is not None and arr.shape != shape:
+        raise CalibrationError(f"{where}: must have shape {shape}, got {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise CalibrationError(f"{where}: must be finite numbers")
+    return arr.reshape(shape) if shape is not None else arr.reshape(-1)
+
+
+def calibrate_empty(frames: Sequence[np.ndarray], base: Calibration | None = None
+                    ) -> Calibration:
+    """A calibration from views of the EMPTY board: per-cell empty-board colour offsets.
+
+    Frames where the board is not found are skipped; none usable raises CalibrationError.
+    """
+    from vision.pose import BoardNotFoundError
+    from vision.reader import BoardReader
+
+    cal = base or Calibration()
+    reader = BoardReader(cal.geometry, cal)
+    views = []
+    problems = []
+    for i, frame in enumerate(frames):
+        try:
+            pose, fresh = reader.locate(frame)
+            if not fresh:
+                raise BoardNotFoundError("markers hidden")
+            samples, _ = reader.sample(frame, pose, [0] * NUM_CELLS)
+        except BoardNotFoundError as exc:
+            problems.append(f"frame {i}: {exc}")
+            continue
+        views.append(samples)
+    if not views:
+        raise CalibrationError("no usable view of the empty board: " + "; ".join(problems))
+    cal.model.calibrate_empty(views)
+    return cal

@@ -1,0 +1,365 @@
+"""BoardReader: one camera frame -> the 49-cell Snapshot with per-cell confidence.
+
+Per frame: markers on a downscaled grey image -> pose (homography + 3-D) -> a few hundred
+pixel look-ups (each cell's top face at its stack height, the sheet's white margins, the board
+surface between the cells) -> the colour model. No full-frame float work, so it stays fast.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from engine.errors import DvonnError
+from engine.geometry import CELL_NAMES, NUM_CELLS
+from vision.classify import CellSamples, ColourModel, features
+from vision.geometry import BoardGeometry
+from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, Pose, pose_from_markers
+
+if TYPE_CHECKING:
+    from vision.calibration import Calibration
+
+#: Sample pattern on a top face, in disc radii: centre, 6 at 0.25, 12 at 0.5.
+_PATTERN = np.array([(0.0, 0.0)] + [(0.25 * math.cos(a), 0.25 * math.sin(a))
+                                    for a in np.linspace(0, 2 * math.pi, 6, endpoint=False)]
+                    + [(0.5 * math.cos(a), 0.5 * math.sin(a))
+                       for a in np.linspace(0, 2 * math.pi, 12, endpoint=False) + 0.26])
+_LABEL_BGR = {".": (150, 150, 150), "w": (255, 255, 255), "b": (0, 0, 0), "r": (0, 0, 230),
+              "?": (0, 200, 255)}
+
+
+@dataclass
+class Reading:
+    """What one frame showed. ``annotated(frame)`` draws it (see ``annotate``)."""
+
+    snapshot: str
+    confidence: list[float]
+    pose_ok: bool
+    reasons: list[str] = field(default_factory=list)
+    markers: tuple[int, ...] = ()
+    top_px: np.ndarray | None = None
+    pose: Pose | None = None
+
+    def annotated(self, frame: np.ndarray) -> np.ndarray:
+        return annotate(frame, self)
+
+    def confidence_by_name(self) -> dict[str, float]:
+        return {CELL_NAMES[c]: self.confidence[c] for c in range(NUM_CELLS)}
+
+
+def parse_heights(heights: Sequence[int] | None) -> list[int] | None:
+    """Validate 49 stack heights (0 = empty); DvonnError naming the offset when wrong."""
+    if heights is None:
+        return None
+    values = list(heights)
+    if len(values) != NUM_CELLS:
+        raise DvonnError(f"heights must have {NUM_CELLS} values, got {len(values)}")
+    for i, h in enumerate(values):
+        if isinstance(h, bool) or not isinstance(h, int | np.integer) or not 0 <= h <= 49:
+            raise DvonnError(f"height {h!r} at offset {i} ({CELL_NAMES[i]}) is not 0..49")
+    return [int(h) for h in values]
+
+
+class BoardReader:
+    """Reads frames of the table. Keeps the last good pose and a running focal estimate."""
+
+    def __init__(self, geometry: BoardGeometry | None = None,
+                 calibration: Calibration | None = None, detect_scale: float = 0.5) -> None:
+        if geometry is None:
+            geometry = calibration.geometry if calibration is not None else BoardGeometry()
+        self.geometry = geometry
+        self.calibration = calibration
+        self.model = calibration.model if calibration is not None else ColourModel()
+        self.detector = MarkerDetector(geometry, detect_scale)
+        self.last_pose: Pose | None = None
+        self._last_corners: dict[int, np.ndarray] = {}
+        self._focal: FocalEstimator | None = None
+        self._board_ref: np.ndarray | None = None  # board colour remembered from clear views
+        r = geometry.disc_radius_mm
+        centres = geometry.cell_centres_mm()
+        self._centres = centres
+        self._cell_offsets = _PATTERN * r
+        self._paper = _paper_points(geometry)
+        self._inter, self._inter_of = _interstices(geometry)
+        d = 2.5
+        self._inter_offsets = np.array([(0, 0), (d, 0), (-d, 0), (0, d), (0, -d)])
+
+    # -- pose ---------------------------------------------------------------------------
+    def locate(self, frame: np.ndarray) -> tuple[Pose, bool]:
+        """The board pose and whether it is fresh (False: the last good pose, markers hidden)."""
+        grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        h, w = grey.shape[:2]
+        corners = self.detector.detect(grey)
+        cal = self.calibration
+        matrix = cal.camera_matrix if cal is not None else None
+        if matrix is not None and cal is not None and cal.dist_coeffs is not None:
+            corners = {k: cv2.undistortPoints(v.reshape(-1, 1, 2), matrix, cal.dist_coeffs,
+                                              P=matrix).reshape(4, 2)
+                       for k, v in corners.items()}
+        if matrix is None:
+            self._update_focal(corners, w, h)
+        try:
+            pose = pose_from_markers(corners, self.geometry, (w, h), matrix, self._focal)
+        except BoardNotFoundError as exc:
+            if self.last_pose is not None and len(corners) < 3:
+                return self.last_pose, False
+            raise BoardNotFoundError(f"{exc} in a {w}x{h} frame", exc.seen) from None
+        self.last_pose = pose
+        self._last_corners = corners
+        return pose, True
+
+    def _update_focal(self, corners: dict[int, np.ndarray], w: int, h: int) -> None:
+        """Keep accumulating focal evidence while the camera stays put; restart if it moved."""
+        if self._focal is None or (self._focal.width, self._focal.height) != (w, h):
+            self._focal = FocalEstimator(w, h)
+            return
+        common = [k for k in corners if k in self._last_corners]
+        if not common or max(float(np.abs(corners[k] - self._last_corners[k]).max())
+                             for k in common) > 0.02 * w:
+            self._focal = FocalEstimator(w, h)
+
+    # -- sampling -----------------------------------------------------------------------
+    def _project(self, pose: Pose, pts: np.ndarray) -> np.ndarray:
+        cal = self.calibration
+        if cal is not None and cal.dist_coeffs is not None and cal.camera_matrix is not None:
+            uv, _ = cv2.projectPoints(pts, pose.rvec, pose.tvec, pose.camera_matrix,
+                                      cal.dist_coeffs)
+            return uv.reshape(-1, 2)
+        return pose.project(pts)
+
+    def top_centres(self, pose: Pose, heights: Sequence[int] | None) -> np.ndarray:
+        """(49, 3) board-mm centres of the top faces (height 1 assumed when unknown)."""
+        z = (np.ones(NUM_CELLS) if heights is None else np.asarray(heights, float))
+        return np.column_stack([self._centres, z * self.geometry.thickness_mm])
+
+    def sample(self, frame: np.ndarray, pose: Pose, heights: Sequence[int] | None = None
+               ) -> tuple[CellSamples, np.ndarray]:
+        """The raw samples the colour model needs, and the (49, 2) pixel top centres."""
+        tops = self.top_centres(pose, heights)
+        k = len(self._cell_offsets)
+        cell_pts = np.repeat(tops, k, axis=0)
+        cell_pts[:, :2] += np.tile(self._cell_offsets, (NUM_CELLS, 1))
+        m = len(self._inter_offsets)
+        inter_pts = np.repeat(np.column_stack([self._inter, np.zeros(len(self._inter))]), m,
+                              axis=0)
+        inter_pts[:, :2] += np.tile(self._inter_offsets, (len(self._inter), 1))
+        paper_pts = np.column_stack([self._paper, np.zeros(len(self._paper))])
+        allpts = np.vstack([tops, cell_pts, inter_pts, paper_pts])
+        uv = self._project(pose, allpts)
+        h, w = frame.shape[:2]
+        u = np.rint(uv[:, 0]).astype(np.int64)
+        v = np.rint(uv[:, 1]).astype(np.int64)
+        inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
+        vals = frame[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)].astype(np.float32)
+        n0, n1, n2 = NUM_CELLS, NUM_CELLS + len(cell_pts), NUM_CELLS + len(cell_pts) + len(
+            inter_pts)
+        hidden = np.zeros(len(allpts), bool)
+        if heights is not None:
+            owner = np.full(len(allpts), -1)
+            owner[n0:n1] = np.repeat(np.arange(NUM_CELLS), k)
+            hidden = _hidden(allpts, owner, pose.camera_centre(), self._centres,
+                             np.asarray(heights) * self.geometry.thickness_mm,
+                             self.geometry.disc_radius_mm * 1.06)
+        ok = inside & ~hidden
+        cells = vals[n0:n1].reshape(NUM_CELLS, k, 3)
+        valid = ok[n0:n1].reshape(NUM_CELLS, k)
+        coef = self._white(paper_pts, vals[n2:], ok[n2:])
+        white = _plane(self._centres, coef)
+        inter = vals[n1:n2].reshape(-1, m, 3)
+        inter_ok = ok[n1:n2].reshape(-1, m).all(axis=1) & (inter.max(axis=(1, 2)) < 250)
+        inter_col = np.where(inter_ok[:, None], np.median(inter, axis=1), np.nan)
+        inter_white = _plane(self._inter, coef)
+        ref = self.model.board_ref if self.model.board_ref is not None else self._board_ref
+        board, ref = _local_board(inter_col, self._inter_of, inter_white, white, ref)
+        if ref is not None and self.model.board_ref is None:
+            self._board_ref = ref
+        glare_pts = self._inter[(inter.max(axis=(1, 2)) >= 250) & ok[n1:n2].reshape(-1, m).any(
+            axis=1)]
+        near = np.zeros(NUM_CELLS, bool)
+        if len(glare_pts):
+            gap = np.linalg.norm(self._centres[:, None, :] - glare_pts[None, :, :], axis=2)
+            near = gap.min(axis=1) < 0.75 * self.geometry.pitch_mm
+        known = None if heights is None else np.asarray(heights)
+        return CellSamples(cells, valid, white, board, near, known, ref), uv[:NUM_CELLS]
+
+    def _white(self, pts: np.ndarray, vals: np.ndarray, ok: np.ndarray) -> np.ndarray:
+        """Sheet white as a robust plane fit (per channel) over the paper samples: (3, 3)."""
+        a = np.column_stack([np.ones(len(pts)), pts[:, 0] / 100.0, pts[:, 1] / 100.0])
+        lum = vals.mean(axis=1)
+        use = ok & (vals.max(axis=1) < 250)
+        if use.sum() < 4:
+            raise BoardNotFoundError("the white sheet around the markers is not visible")
+        use &= lum > 0.6 * np.median(lum[use])
+        coef = np.zeros((3, 3))
+        for _ in range(3):
+            if use.sum() < 4:
+                break
+            coef, *_ = np.linalg.lstsq(a[use], vals[use], rcond=None)
+            fit = a @ coef
+            use = ok & (vals.max(axis=1) < 250) & np.all(np.abs(vals - fit) < 0.12 * fit + 4,
+                                                         axis=1)
+        return coef
+
+    # -- reading ------------------------------------------------------------------------
+    def read(self, frame: np.ndarray, heights: Sequence[int] | None = None) -> Reading:
+        """Read one BGR frame. Raises BoardNotFoundError when no pose is known at all."""
+        if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
+            raise DvonnError("expected a BGR colour image (H x W x 3)")
+        heights = parse_heights(heights)
+        pose, fresh = self.locate(frame)
+        samples, top_px = self.sample(frame, pose, heights)
+        snapshot, conf, reasons = self.model.classify(samples)
+        return Reading(snapshot, conf, fresh, reasons, pose.markers if fresh else (), top_px,
+                       pose)
+
+    def learn(self, frame: np.ndarray, cell: int, colour: str,
+              heights: Sequence[int] | None = None) -> None:
+        """Teach the colour model that ``cell`` shows ``colour`` in ``frame``."""
+        pose, _ = self.locate(frame)
+        samples, _ = self.sample(frame, pose, parse_heights(heights))
+        self.model.learn(samples, cell, colour)
+
+
+def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
+    """A copy of ``frame`` with the markers' ids, each cell's reading and its confidence."""
+    out = frame.copy()
+    if reading.top_px is None:
+        cv2.putText(out, "board not found", (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 1.0,
+                    (0, 0, 255), 2, cv2.LINE_AA)
+        return out
+    scale = max(frame.shape[1] / 1280.0, 0.4)
+    for c in range(NUM_CELLS):
+        x, y = (int(round(t)) for t in reading.top_px[c])
+        label = reading.snapshot[c]
+        colour = _LABEL_BGR[label]
+        cv2.circle(out, (x, y), int(9 * scale), colour, -1, cv2.LINE_AA)
+        cv2.circle(out, (x, y), int(9 * scale), (0, 255, 0) if label != "?" else (0, 0, 255),
+                   max(1, int(2 * scale)), cv2.LINE_AA)
+        cv2.putText(out, f"{CELL_NAMES[c]} {reading.confidence[c]:.2f}",
+                    (x - int(20 * scale), y + int(24 * scale)), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.35 * scale, (0, 255, 255), 1, cv2.LINE_AA)
+    status = "pose ok" if reading.pose_ok else "pose: last good (markers hidden)"
+    cv2.putText(out, f"{status}  markers {list(reading.markers)}", (10, int(24 * scale)),
+                cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, (0, 255, 0), max(1, int(scale)),
+                cv2.LINE_AA)
+    return out
+
+
+def _paper_points(g: BoardGeometry) -> np.ndarray:
+    """Points on the white sheet: around each marker (in its quiet zone) and between them."""
+    pts: list[tuple[float, float]] = []
+    half = 0.5 * g.marker_side_mm + 0.5 * g.marker_side_mm / 6.0
+    for mid in g.markers:
+        cx, cy = g.marker_centre_mm(mid)
+        for t in np.linspace(-1, 1, 5)[:-1]:
+            pts += [(cx + t * half, cy + half), (cx + half, cy - t * half),
+                    (cx - t * half, cy - half), (cx - half, cy + t * half)]
+    ys = [y * g.pitch_mm for _, y in g.markers.values()]
+    xs = [x * g.pitch_mm for x, _ in g.markers.values()]
+    outline = g.board_outline_mm()
+    top, right = outline[:, 1].max(), outline[:, 0].max()
+    y_strip = min(abs(y) for y in ys)
+    x_strip = min(abs(x) for x in xs)
+    if y_strip > top + 6:
+        for x in np.linspace(-right + 20, right - 20, 9):
+            pts += [(x, y_strip), (x, -y_strip)]
+    if x_strip > right + 6:
+        for y in np.linspace(-top + 20, top - 20, 5):
+            pts += [(x_strip, y), (-x_strip, y)]
+    return np.array(pts, dtype=np.float64)
+
+
+def _interstices(g: BoardGeometry) -> tuple[np.ndarray, list[list[int]]]:
+    """Board surface points between cells (6 around each cell) and each cell's indices."""
+    centres = g.cell_centres_mm()
+    dist = g.pitch_mm / math.sqrt(3.0)
+    index: dict[tuple[int, int], int] = {}
+    pts: list[tuple[float, float]] = []
+    of: list[list[int]] = []
+    for cx, cy in centres:
+        mine = []
+        for k in range(6):
+            a = math.radians(30 + 60 * k)
+            p = (cx + dist * math.cos(a), cy + dist * math.sin(a))
+            key = (round(p[0] * 4), round(p[1] * 4))
+            if key not in index:
+                index[key] = len(pts)
+                pts.append(p)
+            mine.append(index[key])
+        of.append(mine)
+    return np.array(pts), of
+
+
+def _plane(pts: np.ndarray, coef: np.ndarray) -> np.ndarray:
+    """The white plane evaluated at board points (N, 2) -> (N, 3)."""
+    a = np.column_stack([np.ones(len(pts)), pts[:, :2] / 100.0])
+    return np.asarray(np.maximum(a @ coef, 8.0))
+
+
+def _local_board(inter: np.ndarray, of: list[list[int]], inter_white: np.ndarray,
+                 cell_white: np.ndarray, ref: np.ndarray | None
+                 ) -> tuple[np.ndarray, np.ndarray | None]:
+    """Each cell's raw board colour (median of its consistent interstices, nan if none) and
+    the board's white-normalised colour.
+
+    Consistent: chroma like the board reference and not far darker or brighter (else a stack
+    side or a hand covers it). Without a reference this frame's median serves, but only when
+    most of the board agrees with it (a board covered by arms yields no reference: None).
+    """
+    norm = inter / inter_white
+    ok = np.all(np.isfinite(norm), axis=1)
+    out = np.full((NUM_CELLS, 3), np.nan)
+    if not ok.any():
+        return out, ref
+    feats = features(np.where(ok[:, None], norm, 0.5))
+    median = np.median(norm[ok], axis=0)
+
+    def consistent(target: np.ndarray) -> np.ndarray:
+        f = features(target)
+        near = (np.abs(feats[:, 0] - f[0]) < 1.0) & np.all(np.abs(feats[:, 1:] - f[1:]) < 0.1,
+                                                            axis=1)
+        return np.asarray(ok & near)
+
+    if ref is None:
+        good = consistent(median)
+        if good.sum() < 0.6 * len(good):
+            return out, None
+        ref = np.median(norm[good], axis=0)
+        good = consistent(ref)
+    else:
+        good = consistent(ref)
+        if good.sum() > 0.8 * len(good):  # a clear view: follow slow drifts of the light
+            ref = 0.8 * ref + 0.2 * np.median(norm[good], axis=0)
+    for c in range(NUM_CELLS):
+        idx = [i for i in of[c] if good[i]]
+        if len(idx) >= 2:
+            # Back to raw at the cell's own white, so the classifier can divide by it.
+            out[c] = np.median(norm[idx], axis=0) * cell_white[c]
+    return out, ref
+
+
+def _hidden(pts: np.ndarray, owner: np.ndarray, camera: np.ndarray, centres: np.ndarray,
+            tops: np.ndarray, radius: float) -> np.ndarray:
+    """True for points whose line of sight to the camera passes through another stack."""
+    stacks = np.flatnonzero(tops > 0)
+    if len(stacks) == 0:
+        return np.zeros(len(pts), bool)
+    d = camera[None, :] - pts  # (N, 3)
+    q = pts[:, None, :2] - centres[None, stacks, :]  # (N, M, 2)
+    a = np.maximum((d[:, :2] ** 2).sum(axis=1), 1e-9)[:, None]
+    b = 2.0 * (q * d[:, None, :2]).sum(axis=2)
+    cc = (q ** 2).sum(axis=2) - radius * radius
+    disc = b * b - 4 * a * cc
+    root = np.sqrt(np.maximum(disc, 0.0))
+    s1 = (-b - root) / (2 * a)
+    s2 = (-b + root) / (2 * a)
+    s_lo = np.maximum(s1, 1e-6)
+    z = pts[:, 2:3] + s_lo * d[:, 2:3]
+    hit = (disc > 0) & (s2 > s_lo) & (s_lo < 1.0) & (z < tops[None, stacks])
+    hit &= owner[:, None] != stacks[None, :]
+    return np.asarray(hit.any(axis=1))
