@@ -1,7 +1,7 @@
 """Sensor-board figures: decode rate, pty latency, firmware scan period, change->host, fuzz.
 
 Run: ``.venv/bin/python benchmarks/hardware.py``. Prints ``name: value unit`` lines (recorded in
-benchmarks/RESULTS.md), then runs benchmarks/hardware_leds.py's main() when that file exists.
+benchmarks/RESULTS.md), then runs benchmarks/_hardware_leds.py's main() when that file exists.
 Targets: decode latency < 1 ms median; a table change delivered as a full scan < 20 ms.
 """
 
@@ -187,10 +187,10 @@ def main() -> None:
     bench_scan()
     bench_change_to_host()
     bench_fuzz()
-    leds = Path(__file__).resolve().parent / "hardware_leds.py"
+    leds = Path(__file__).resolve().parent / "_hardware_leds.py"
     if leds.exists():
         sys.path.insert(0, str(leds.parent))
-        importlib.import_module("hardware_leds").main()
+        importlib.import_module("_hardware_leds").main()
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 """LED frame cost: build (validate, brightness, gamma, layout, current limit) plus each encoding.
 
+Run by benchmarks/hardware.py, or alone.
+
 Prints ``name: value unit`` lines, µs per frame, for 49 LEDs (one per cell) and 294 LEDs (six
 per cell): ``frame_wire`` (validate colours + build the wire bytes every backend starts from),
 ``show`` (build from the stored colours, no validation), the SPI stream (Pi 5), the
@@ -10,11 +12,18 @@ the payload to a link; 49 LEDs only, the board drives one LED per cell).
 from __future__ import annotations
 
 import random
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from hardware.leds import (
+# Run as a script, this folder comes first on sys.path, where hardware.py would shadow the
+# hardware package: put the project root first instead.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [str(_HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+
+from hardware.leds import (  # noqa: E402
     LedLayout,
     RecordingStrip,
     SensorBoardStrip,
