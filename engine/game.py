@@ -211,8 +211,9 @@ class Game:
         return "".join("x" if s else "." for s in self._stacks)
 
     # ----------------------------------------------------------------- move generation
-    def _steps(self, side_mask: int) -> list[Move]:
-        """Stack moves for the side whose tops are ``side_mask`` (no pass logic)."""
+    def _steps(self, side_mask: int, first_only: bool = False) -> list[Move]:
+        """Stack moves for the side whose tops are ``side_mask`` (no pass logic); with
+        ``first_only``, stop at the first one found (enough to know the side can move)."""
         occ = self._occ
         stacks = self._stacks
         moves: list[Move] = []
@@ -228,22 +229,9 @@ class Game:
             for t in _TARGETS[c * 11 + h]:
                 if (occ >> t) & 1:
                     append(_STEP[base + t])
+                    if first_only:
+                        return moves
         return moves
-
-    def _has_step(self, side_mask: int) -> bool:
-        occ = self._occ
-        stacks = self._stacks
-        for c in iter_cells(side_mask):
-            h = len(stacks[c])
-            if h > MAX_MOVING_HEIGHT:
-                continue
-            nm = NEIGHBOUR_MASKS[c]
-            if (INTERIOR_MASK >> c) & 1 and occ & nm == nm:
-                continue
-            for t in _TARGETS[c * 11 + h]:
-                if (occ >> t) & 1:
-                    return True
-        return False
 
     def legal_moves(self) -> list[Move]:
         """All legal actions: placements, stack moves, ``[PASS]`` when forced, ``[]`` when over."""
@@ -253,7 +241,7 @@ class Game:
         moves = self._steps(mine)
         if moves:
             return moves
-        return [PASS] if self._has_step(theirs) else []
+        return [PASS] if self._steps(theirs, True) else []
 
     def count_moves(self) -> int:
         """len(legal_moves()), a little faster (perft's last ply)."""
@@ -284,7 +272,7 @@ class Game:
         """Phase 2 and neither side can move."""
         if self._ply < PLACEMENTS:
             return False
-        return not (self._has_step(self._white) or self._has_step(self._black))
+        return not (self._steps(self._white, True) or self._steps(self._black, True))
 
     # ----------------------------------------------------------------- push / pop
     def push(self, move: Move) -> int:
