@@ -1,5 +1,8 @@
 """The ``dvonn-board`` command: a thin dispatcher over per-area command modules.
 
+With no command it runs ``play`` when the table's hardware is configured or plugged in, else
+``demo`` (the simulated table).
+
 Each module in COMMAND_MODULES has ``register(subparsers)`` that adds its sub-commands and sets
 ``func(args) -> int`` on each. Errors the program raises on purpose (DvonnError) print one clear
 line and exit 2; anything else prints one line too (``DVONN_DEBUG=1`` shows the traceback).
@@ -32,21 +35,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:  # TEMPORARY while the areas are built in parallel
-            if exc.name != name:
-                raise
-            continue
-        module.register(sub)
+        importlib.import_module(name).register(sub)
     return parser
+
+
+def default_command() -> str:
+    """``play`` when the table's hardware is configured or plugged in, else ``demo``."""
+    from controller.config import default_config_path, load_config
+
+    try:
+        cfg = load_config(None)
+    except DvonnError:
+        return "play"  # play reports what is wrong with the config file
+    backend = cfg.sensor.backend
+    if backend == "camera" or (backend == "sensor-board" and (
+            cfg.sensor.port or default_config_path().exists())):
+        return "play"
+    if backend == "sensor-board":
+        from hardware.sensorboard.client import find_board_port
+
+        return "play" if find_board_port() else "demo"
+    return "demo"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if not args_list:
-        args_list = ["demo"]
+        args_list = [default_command()]
     args = parser.parse_args(args_list)
     func = getattr(args, "func", None)
     if func is None:
