@@ -178,9 +178,15 @@ class Journal:
             mode = _set_wal(conn)
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
-            check = conn.execute("PRAGMA quick_check").fetchall()
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+            # One read transaction: another opener may create the schema between two
+            # separate reads (version 0 read, then its tables seen).
+            conn.execute("BEGIN")
+            try:
+                check = conn.execute("PRAGMA quick_check").fetchall()
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+            finally:
+                conn.execute("COMMIT")
         except sqlite3.Error as exc:
             raise JournalError(
                 f"{where} is unreadable or not a dvonn-board journal: {exc}"
@@ -375,6 +381,7 @@ class Journal:
 
     def game(self, game_id: int) -> GameInfo:
         """One game; an unknown id raises JournalError naming it."""
+        self._check_id(game_id)
         rows = self._read(self._SELECT + " WHERE g.id = ?", (game_id,))
         if not rows:
             raise self._unknown(game_id)
@@ -421,7 +428,13 @@ class Journal:
     def _unknown(self, game_id: int) -> JournalError:
         return JournalError(f"no game with id {game_id!r} in the journal {self.path}")
 
+    def _check_id(self, game_id: int) -> None:
+        """An id SQLite cannot even hold (beyond 64 bits) names no game."""
+        if not -(2**63) <= game_id < 2**63:
+            raise self._unknown(game_id)
+
     def _row(self, conn: sqlite3.Connection, game_id: int) -> tuple[object, ...]:
+        self._check_id(game_id)
         row = conn.execute(
             "SELECT id, white, black, source, started, finished, result FROM games WHERE id = ?",
             (game_id,),

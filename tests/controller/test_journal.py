@@ -311,23 +311,27 @@ def test_one_journal_shared_by_threads(journal: Journal) -> None:
 
 
 def test_many_openers_of_a_new_file_agree(tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite3"
-    start = threading.Barrier(4)
-    errors: list[BaseException] = []
+    """Openers racing to create the schema: none may see half of another's work (its tables
+    without its version) and refuse the file. 20 fresh files, 8 openers each."""
+    for n in range(20):
+        path = tmp_path / f"games{n}.sqlite3"
+        start = threading.Barrier(8)
+        errors: list[BaseException] = []
 
-    def opener() -> None:
-        try:
-            start.wait()
-            with Journal(path) as j:
-                j.append(j.new_game(), "A1")
-        except BaseException as exc:  # reported to the main thread
-            errors.append(exc)
+        def opener(path: Path = path, start: threading.Barrier = start,
+                   errors: list[BaseException] = errors) -> None:
+            try:
+                start.wait()
+                with Journal(path) as j:
+                    j.append(j.new_game(), "A1")
+            except BaseException as exc:  # reported to the main thread
+                errors.append(exc)
 
-    threads = [threading.Thread(target=opener) for _ in range(4)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert errors == []
-    with Journal(path) as j:
-        assert [g.actions for g in j.games()] == [1] * 4
+        threads = [threading.Thread(target=opener) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert errors == []
+        with Journal(path) as j:
+            assert [g.actions for g in j.games()] == [1] * 8
