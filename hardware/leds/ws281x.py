@@ -27,14 +27,14 @@ def pack_words(buf: bytes) -> list[int]:
 
 def check_pin(gpio_pin: int, dma: int, channel: int | None) -> int:
     """Validate pin, DMA channel and PWM channel; returns the channel to use."""
-    if isinstance(gpio_pin, bool) or gpio_pin not in PIN_CHANNELS:
+    if type(gpio_pin) is not int or gpio_pin not in PIN_CHANNELS:  # 18.0, [18]: no
         raise ConfigError("leds.gpio_pin", f"rpi_ws281x can drive GPIO "
                           f"{', '.join(map(str, sorted(PIN_CHANNELS)))}; got {gpio_pin!r}")
     if isinstance(dma, bool) or not isinstance(dma, int) or not 0 <= dma <= 14 or dma == 5:
         raise ConfigError("leds.dma", f"must be a DMA channel 0..14 other than 5 (used by the "
                           f"SD card on some models); 10 is safe; got {dma!r}")
     want = PIN_CHANNELS[gpio_pin]
-    if channel is not None and channel != want:
+    if channel is not None and (type(channel) is not int or channel != want):
         raise ConfigError("leds.channel", f"GPIO{gpio_pin} needs channel {want}, got "
                           f"{channel!r}")
     return want

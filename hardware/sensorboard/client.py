@@ -72,6 +72,12 @@ def find_board_port() -> str | None:
     return None
 
 
+def _check_timeout(timeout: float, what: str) -> None:
+    """A reply timeout must be >= 0 s (inf waits for ever); NaN would hang the wait."""
+    if not timeout >= 0:
+        raise SensorBoardError(f"{what} timeout must be >= 0 s, got {timeout!r}")
+
+
 def _open_serial(port: str, baudrate: int) -> Any:
     return serial.Serial(port=port, baudrate=baudrate, timeout=0, write_timeout=1.0)
 
@@ -273,6 +279,8 @@ class SensorBoardClient:
         """Events that arrived, waiting up to ``timeout`` s for the first of them."""
         if self._closed:
             raise SensorBoardError("sensor board client is closed")
+        if timeout != timeout:  # NaN would never reach the deadline: poll forever
+            raise SensorBoardError(f"poll timeout must be a number of seconds, got {timeout!r}")
         events: list[SensorEvent] = []
         if self._serial is None:
             self._try_reconnect(timeout, events)
@@ -351,6 +359,7 @@ class SensorBoardClient:
 
     def ping(self, timeout: float = 1.0) -> float:
         """Round trip in seconds (on the injected clock); raises if no PONG comes."""
+        _check_timeout(timeout, "PING")
         token = os.urandom(4)
         start = self._clock.now()
         self._replies.clear()
@@ -362,6 +371,7 @@ class SensorBoardClient:
 
     def calibrate(self, timeout: float = 5.0, samples: int = 32) -> dict[str, object]:
         """Re-measure every sensor's baseline (the table must be empty); per-cell stats."""
+        _check_timeout(timeout, "CALIBRATE")
         if not 1 <= samples <= 255:
             raise SensorBoardError(f"calibration samples must be 1..255, got {samples}")
         self._replies.clear()

@@ -124,8 +124,11 @@ def test_pack_words() -> None:
 @pytest.mark.parametrize(("pin", "dma", "channel", "key"), [
     (17, 10, None, "leds.gpio_pin"), (18, 5, None, "leds.dma"), (18, 15, None, "leds.dma"),
     (13, 10, 0, "leds.channel"),
+    # TOML values of the wrong type: a list used to crash with "unhashable type"
+    ([18], 10, None, "leds.gpio_pin"), (18.0, 10, None, "leds.gpio_pin"),
+    ({"pin": 18}, 10, None, "leds.gpio_pin"), (18, 10, 0.0, "leds.channel"),
 ])
-def test_ws281x_pin_checks(pin: int, dma: int, channel: int | None, key: str) -> None:
+def test_ws281x_pin_checks(pin: Any, dma: int, channel: Any, key: str) -> None:
     with pytest.raises(ConfigError) as info:
         check_pin(pin, dma, channel)
     assert info.value.key == key

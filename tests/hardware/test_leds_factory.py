@@ -105,6 +105,7 @@ def test_terminal_colour_key_and_stream() -> None:
     ({"skip": [1, 2]}, "leds.skip", "one per gap"),
     ({"backend": "spi", "spi_hz": 10_000_000}, "leds.spi_hz", "2_200_000..3_000_000"),
     ({"backend": "ws281x", "gpio_pin": 4}, "leds.gpio_pin", "10, 12, 13, 18, 19, 21"),
+    ({"backend": "ws281x", "gpio_pin": [18]}, "leds.gpio_pin", "got [18]"),
 ])
 def test_bad_config_names_the_key(section: dict[str, Any], key: str, words: str) -> None:
     with pytest.raises(ConfigError) as info:

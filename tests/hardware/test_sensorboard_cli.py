@@ -48,6 +48,20 @@ def test_no_board_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert "cannot open sensor board port '/nonexistent/ttyACM7'" in err
 
 
+@pytest.mark.parametrize(("args", "words"), [
+    (["--samples", "0"], "--samples: '0': must be 1..255"),
+    (["--samples", "many"], "'many' is not a whole number"),
+    (["--timeout", "nan"], "--timeout: 'nan': must be >= 0 seconds"),
+])
+def test_bad_calibrate_options_are_refused_before_the_port_is_opened(
+        args: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(["sensors", "calibrate", "--port", "/nonexistent/ttyACM7", *args])
+    err = capsys.readouterr().err
+    assert info.value.code == 2
+    assert words in err and "/nonexistent" not in err
+
+
 def test_silent_board_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
     emu = SensorBoardEmulator(VirtualTable(), clock=FakeClock())  # never stepped: no answer
     try:

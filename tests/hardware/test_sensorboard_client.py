@@ -170,6 +170,22 @@ def test_no_answer_is_a_clear_error(rig: Rig) -> None:
         rig.client.ping(timeout=0.05)  # nobody steps the board
 
 
+@pytest.mark.parametrize("timeout", [float("nan"), -1.0])
+def test_a_bad_reply_timeout_is_refused_not_waited_on(rig: Rig, timeout: float) -> None:
+    # NaN never reaches the deadline: ping/calibrate used to wait for ever.
+    seq = rig.client._seq
+    with pytest.raises(SensorBoardError, match="PING timeout must be >= 0 s"):
+        rig.client.ping(timeout=timeout)
+    with pytest.raises(SensorBoardError, match="CALIBRATE timeout must be >= 0 s"):
+        rig.client.calibrate(timeout=timeout)
+    assert rig.client._seq == seq  # refused before anything was sent to the board
+
+
+def test_a_nan_poll_timeout_is_refused(rig: Rig) -> None:
+    with pytest.raises(SensorBoardError, match="poll timeout must be a number"):
+        rig.client.poll(float("nan"))
+
+
 def test_auto_detect_by_vid_pid(monkeypatch: pytest.MonkeyPatch, rig: Rig) -> None:
     from serial.tools import list_ports
     from serial.tools.list_ports_common import ListPortInfo
