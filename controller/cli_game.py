@@ -51,7 +51,9 @@ def register(sub: Any) -> None:
 # ----------------------------------------------------------------------- replay-sensors
 def cmd_replay(args: argparse.Namespace) -> int:
     events = read_log(args.log)
-    colours = {"on": True, "off": False}.get(args.colours, log_colours(events))
+    colours = {"on": True, "off": False}.get(args.colours)
+    if colours is None:
+        colours = log_colours(events)
     journal = _open_journal(args.journal)
     try:
         trace = _trace_writer(sys.stderr) if args.trace else None

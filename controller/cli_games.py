@@ -21,6 +21,7 @@ from typing import Any
 
 from controller.config import load_config
 from controller.journal import GameInfo, Journal
+from engine.errors import DvonnError
 from engine.game import Game
 from engine.move import Move
 from engine.records import export_littlegolem, export_moves, game_to_json
@@ -164,8 +165,18 @@ def export_game(info: GameInfo, actions: list[str], fmt: str) -> str:
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file, so a crash never leaves half a file."""
+    """Write ``text`` to ``path`` via a temporary file, so a crash never leaves half a file.
+
+    A path that cannot be written (no such folder, a folder, no permission) is a DvonnError.
+    """
     path = path.expanduser()
+    try:
+        _write_atomically(path, text)
+    except OSError as exc:
+        raise DvonnError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+def _write_atomically(path: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -9,6 +9,7 @@ as dicts: the hardware code validates them.
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from collections.abc import Mapping
@@ -236,7 +237,10 @@ def _number(key: str, value: Any, *, low: float, high: float | None = None,
     """A float within (low, high] (or [low, high] when not ``low_open``)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ConfigError(key, f"must be a number, got {value!r}")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:  # TOML integers may be larger than any float
+        number = math.inf
     too_low = number <= low if low_open else number < low
     if too_low or (high is not None and number > high) or number != number:
         bracket = "(" if low_open else "["

@@ -78,7 +78,6 @@ class Debouncer:
     def __init__(self, timing: Timing | None = None) -> None:
         self.timing = timing or Timing()
         self._cells: list[_Cell] | None = None
-        self._t = float("-inf")
 
     @property
     def stable(self) -> str | None:
@@ -96,7 +95,6 @@ class Debouncer:
 
     def advance(self, t: float) -> str | None:
         """Let time pass up to ``t``; returns the new stable snapshot if it changed."""
-        self._t = max(self._t, t)
         if self._cells is None:
             return None
         changed = False
@@ -116,7 +114,6 @@ class Debouncer:
             self._cells = [_Cell(v) for v in cells]
             for cell in self._cells:
                 cell.since = t
-            self._t = t
             return self.stable
         before = self.stable
         self.advance(t)

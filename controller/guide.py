@@ -51,6 +51,7 @@ def compose(ctl: TableController) -> BoardView:
     e = ctl.explanation
     roles: dict[int, str] = {}
     blink = 0
+    prompted: int | None = None  # prompting(ctl), once computed
     prompt = ""
     if game.is_over():
         winner = game.winner()
@@ -65,7 +66,7 @@ def compose(ctl: TableController) -> BoardView:
             roles[c] = "destination"
         if ctl.suggested is not None and (e.candidates >> ctl.suggested) & 1:
             roles[ctl.suggested] = "suggest"
-        blink = prompting(ctl)
+        blink = prompted = prompting(ctl)
         if blink:
             prompt = CHOOSE_DESTINATION
     elif game.placing and game.move_stack and not ctl.blocked:
@@ -84,12 +85,12 @@ def compose(ctl: TableController) -> BoardView:
     if e.kind == MISMATCH:
         for c in iter_cells(e.mismatch):
             roles[c] = "mismatch"
-    return BoardView(roles=roles, blink=frozenset(iter_cells(blink)), message=message(ctl),
-                     prompt=prompt)
+    return BoardView(roles=roles, blink=frozenset(iter_cells(blink)),
+                     message=message(ctl, prompted=prompted), prompt=prompt)
 
 
-def message(ctl: TableController) -> str:
-    """One line for a display or terminal."""
+def message(ctl: TableController, *, prompted: int | None = None) -> str:
+    """One line for a display or terminal (``prompted``: :func:`prompting` when known)."""
     game = ctl.game
     e = ctl.explanation
     parts = [ctl.status] if ctl.status else []
@@ -102,7 +103,7 @@ def message(ctl: TableController) -> str:
         if not ctl.message.startswith("game over"):
             w, b = game.score()
             parts.append(f"game over: white {w} black {b}")
-    elif e.kind == LIFTED and prompting(ctl):
+    elif e.kind == LIFTED and (prompting(ctl) if prompted is None else prompted):
         parts.append("lift the destination and set it back, or press next/confirm")
     elif game.placing:
         piece = game.piece_to_place()

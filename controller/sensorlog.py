@@ -40,10 +40,12 @@ def parse_line(text: str, where: str = "") -> LogEvent:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SensorLogError(f"{prefix}bad JSON: {exc.msg} at column {exc.colno}") from None
+    except RecursionError:
+        raise SensorLogError(f"{prefix}bad JSON: nested too deeply") from None
     if not isinstance(obj, dict):
         raise SensorLogError(f"{prefix}expected a JSON object, got {type(obj).__name__}")
     t = obj.get("t")
-    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t):
+    if isinstance(t, bool) or not isinstance(t, int | float) or not _finite(t):
         raise SensorLogError(f"{prefix}missing or bad 't' (seconds): {t!r}")
     if "cells" in obj and "button" in obj:
         raise SensorLogError(f"{prefix}has both 'cells' and 'button'")
@@ -61,18 +63,32 @@ def parse_line(text: str, where: str = "") -> LogEvent:
         if button not in BUTTONS:
             raise SensorLogError(
                 f"{prefix}unknown button {button!r} (one of {', '.join(BUTTONS)})")
-        return ButtonEvent(float(t), str(button), bool(obj.get("long", False)))
+        long = obj.get("long", False)
+        if not isinstance(long, bool):
+            raise SensorLogError(f"{prefix}'long' must be true or false, got {long!r}")
+        return ButtonEvent(float(t), str(button), long)
     raise SensorLogError(f"{prefix}needs 'cells' or 'button'")
 
 
+def _finite(t: float) -> bool:
+    try:
+        return math.isfinite(t)
+    except OverflowError:  # an int too large for a float
+        return False
+
+
 def read_log(path: str | Path) -> list[LogEvent]:
-    """Every event of a log file, checked (times non-decreasing); SensorLogError when bad."""
+    """Every event of a log file, checked (times non-decreasing); SensorLogError when bad or
+    when it holds no event at all (an empty file is the wrong file, not an empty session)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise SensorLogError(f"{p}: cannot read the sensor log: {exc}") from None
-    return parse_lines(text.splitlines(), str(p))
+    events = parse_lines(text.splitlines(), str(p))
+    if not events:
+        raise SensorLogError(f"{p}: the sensor log holds no events")
+    return events
 
 
 def parse_lines(lines: Iterable[str], name: str = "log") -> list[LogEvent]:

@@ -154,13 +154,28 @@ def test_delete(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
         assert [g.id for g in j.games()] == [1, 3, 4]
 
 
+@pytest.mark.parametrize("game_id", ["42", "-1", "1" + "0" * 30])  # the last: beyond 64 bits
 @pytest.mark.parametrize("action", ["export", "delete"])
 def test_unknown_id_exits_2_with_a_message(
-    store: Path, capsys: pytest.CaptureFixture[str], action: str
+    store: Path, capsys: pytest.CaptureFixture[str], action: str, game_id: str
 ) -> None:
-    code, out, err = run(capsys, "games", "--journal", str(store), action, "42")
+    code, out, err = run(capsys, "games", "--journal", str(store), action, game_id)
     assert code == 2 and out == ""
-    assert "no game with id 42" in err and str(store) in err
+    assert f"no game with id {game_id} " in err and str(store) in err
+    with Journal(store) as j:
+        assert [g.id for g in j.games()] == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("where", ["missing/out.txt", "."])  # no such folder; a folder
+def test_export_to_an_unwritable_path_exits_2(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    out_path = tmp_path / where
+    code, out, err = run(capsys, "games", "--journal", str(store), "export", "1", "--out",
+                         str(out_path))
+    assert code == 2 and out == "" and f"cannot write {out_path}" in err
+    assert len(err.splitlines()) == 1
+    assert not [p for p in tmp_path.rglob("*.tmp")]  # no temporary file left behind
 
 
 def test_corrupt_journal_exits_2_naming_it(

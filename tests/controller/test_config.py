@@ -209,6 +209,7 @@ def test_toml_syntax_error_names_file_and_line(tmp_path: Path) -> None:
         ("[animation]\nbrightness = 0\n", "animation.brightness", "out of range"),
         ("[animation]\nblink_hz = 0\n", "animation.blink_hz", "out of range"),
         ("[animation]\npulse_depth = 2\n", "animation.pulse_depth", "out of range"),
+        ("[timing]\nnoise = 1%s\n" % ("0" * 400), "timing.noise", "out of range"),
         ("[animation]\nblink_roles = ['glow']\n", "animation.blink_roles", "list of roles"),
         ("[animation]\nspeed = 1\n", "animation.speed", "unknown key"),
         ("[journal]\npath = 3\n", "journal.path", "string"),

@@ -103,8 +103,11 @@ def test_kill_9_during_a_demo_then_resume(tmp_path: Path) -> None:
                     break
             time.sleep(0.005)
     finally:
-        if proc.poll() is None:
-            proc.wait(timeout=30)
+        if proc.poll() is None:  # never leave the demo running (deadline passed, or an error)
+            proc.kill()
+        proc.wait(timeout=30)
+        assert proc.stderr is not None
+        proc.stderr.close()
     assert proc.returncode == -signal.SIGKILL, "the demo ended before it could be killed"
     with Journal(path) as j:
         info = j.unfinished()

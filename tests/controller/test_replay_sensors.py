@@ -91,6 +91,9 @@ def test_colours_auto_on_off(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         (f'{{"t": 1, "cells": "{E}"}}\n{{"t": 0, "cells": "{E}"}}\n', "line 2"),
         ("not json\n", "line 1"),
         ('{"t": 0}\n', "line 1"),
+        (f'{{"t": 1{"0" * 400}, "cells": "{E}"}}\n', "line 1: missing or bad 't'"),
+        ("[" * 100_000 + "\n", "line 1: bad JSON"),
+        ("", "holds no events"),
     ],
 )
 def test_bad_logs_exit_2_naming_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -99,3 +102,18 @@ def test_bad_logs_exit_2_naming_the_line(tmp_path: Path, capsys: pytest.CaptureF
     log.write_text(content)
     code, out, err = run(capsys, str(log))
     assert code == 2 and out == "" and words in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("flag", ["on", "off"])
+def test_colours_flag_skips_the_log_scan(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         monkeypatch: pytest.MonkeyPatch, flag: str) -> None:
+    import controller.cli_game
+
+    def scan(events: object) -> bool:
+        raise AssertionError("log_colours called although --colours was given")
+
+    monkeypatch.setattr(controller.cli_game, "log_colours", scan)
+    log = tmp_path / "one.jsonl"
+    log.write_text(f'{{"t": 0, "cells": "{E}"}}\n')
+    code, out, err = run(capsys, str(log), "--colours", flag)
+    assert code == 0 and out == "" and err == ""

@@ -35,6 +35,13 @@ def test_parse_snapshots_and_buttons() -> None:
         ('{"t": 1, "cells": "%s"}' % ("z" * 49), "offset 0"),
         ('{"t": 1, "button": "jump"}', "unknown button"),
         ('{"t": 1}', "needs 'cells' or 'button'"),
+        (f'{{"t": NaN, "cells": "{E}"}}', "'t'"),
+        (f'{{"t": -Infinity, "cells": "{E}"}}', "'t'"),
+        (f'{{"t": 1e400, "cells": "{E}"}}', "'t'"),
+        (f'{{"t": 1{"0" * 400}, "cells": "{E}"}}', "'t'"),  # an int too large for a float
+        ('{"t": 1, "button": ["confirm"]}', "unknown button"),
+        ('{"t": 1, "button": "new", "long": "no"}', "'long' must be true or false"),
+        ("[" * 100_000, "nested too deeply"),
     ],
 )
 def test_bad_lines_name_the_line_and_the_problem(line: str, words: str) -> None:
@@ -51,6 +58,13 @@ def test_decreasing_time_is_an_error() -> None:
 def test_unreadable_file(tmp_path: Path) -> None:
     with pytest.raises(SensorLogError, match="cannot read"):
         read_log(tmp_path / "missing.jsonl")
+
+
+def test_empty_file_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "empty.jsonl"
+    path.write_text("\n  \n")
+    with pytest.raises(SensorLogError, match="empty.jsonl: the sensor log holds no events"):
+        read_log(path)
 
 
 def test_recorder_writes_relative_times_and_skips_repeats(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from table_helpers import Feeder, board, find_position, popcount, step_moves
 
 from controller.journal import Journal
@@ -256,3 +257,25 @@ def test_trace_records_roles_prompt_and_mismatch(placed: Game) -> None:
     assert kinds[-4:] == ["roles", "prompt", "roles", "mismatch"]
     assert f.trace[-1] == {"t": f.trace[-1]["t"], "mismatch": [CELL_NAMES[s], "K5"]}
     assert all(isinstance(r["t"], float) for r in f.trace)
+
+
+def test_view_of_a_lifted_stack_asks_prompting_once(placed: Game,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from controller import guide
+
+    f = start(placed)
+    s = next(c for c in iter_cells(placed.movable()) if popcount(placed.destinations(c)) > 1)
+    f.read(lifted(board(placed), s))
+    calls: list[int] = []
+    real = guide.prompting
+
+    def counting(ctl: TableController) -> int:
+        calls.append(1)
+        return real(ctl)
+
+    monkeypatch.setattr(guide, "prompting", counting)
+    view = f.ctl.view()
+    assert len(calls) == 1
+    assert view.prompt == guide.CHOOSE_DESTINATION and len(view.blink) > 1
+    assert view.message == guide.message(f.ctl)  # the same line as when asked afresh
+    assert "lift the destination" in view.message
