@@ -9,7 +9,7 @@ Anything else (skin, sleeves, glare, mixed regions) is '?': a wrong colour is wo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -55,6 +55,10 @@ class CellSamples:
     #: The board surface's white-normalised BGR (calibrated, remembered, or this frame's
     #: median when most of the board shows); None: unknown, so no cell can be called empty.
     board_ref: np.ndarray | None = None
+    #: (49, K, 3) raw samples of each cell's base on the board and their validity: a stack
+    #: the controller expects covers its base; a lifted one leaves it showing the empty cell.
+    base: np.ndarray | None = None
+    base_valid: np.ndarray | None = None
 
 
 def features(bgr: np.ndarray) -> np.ndarray:
@@ -166,12 +170,33 @@ class ColourModel:
                 why = "empty where a stack was expected: not sure"
             if why:
                 labels[c], reasons[c], conf[c] = "?", why, 0.0
+        for c in self._bare_bases(s):
+            if labels[c] in PIECES:
+                labels[c], reasons[c], conf[c] = "?", "base of the expected stack is bare", 0.0
         # Next to something unknown (a hand), only a confident reading stands.
         for c in range(NUM_CELLS):
             if labels[c] != "?" and conf[c] < th.neighbour_conf and any(
                     unknown[n] for n in NEIGHBOURS[c]):
                 labels[c], reasons[c], conf[c] = "?", "next to an occlusion", 0.0
         return "".join(labels), [float(round(v, 4)) for v in conf], reasons
+
+    def _bare_bases(self, s: CellSamples) -> list[int]:
+        """Cells where a stack is expected but its base on the board clearly looks empty.
+
+        A lifted stack moves the expected top's sample spot onto whatever lies behind it (the
+        white sheet at the edge, a neighbour's top), which can look like a piece; its base
+        cannot."""
+        if s.base is None or s.base_valid is None or s.heights is None or s.board_ref is None:
+            return []
+        m = measure(replace(s, cells=s.base, valid=s.base_valid))
+        d = self.distances(m)
+        th = self.thresholds
+        pieces = d[:, 1:].min(axis=1)
+        spread_max = th.spread_base + th.spread_gain * m.brightness
+        bare = ((s.heights > 0) & (m.hidden <= th.hidden) & (m.saturated <= th.saturated)
+                & (m.spread <= spread_max) & (d[:, 0] <= th.unknown)
+                & (pieces - d[:, 0] >= th.margin))
+        return [int(c) for c in np.flatnonzero(bare)]
 
     def learn(self, samples: CellSamples, cell: int, colour: str) -> None:
         """Refine the model from a cell known to show ``colour`` ('.', 'w', 'b' or 'r')."""
@@ -220,6 +245,10 @@ class ColourModel:
     def from_dict(cls, data: dict[str, Any], where: str = "colour_model") -> ColourModel:
         """Inverse of to_dict; a malformed entry raises DvonnError naming it."""
         model = cls()
+        for key in ("means", "stds"):
+            if not isinstance(data.get(key, {}), dict):
+                raise DvonnError(f"{where}.{key} must be a table of 'w', 'b', 'r', "
+                                 f"got {data.get(key)!r}")
         try:
             for k in PIECES:
                 if k in data.get("means", {}):

@@ -97,6 +97,8 @@ class MarkerDetector:
         return out
 
     def _detect_at(self, grey: np.ndarray, scale: float) -> dict[int, np.ndarray]:
+        if min(grey.shape[:2]) * scale < 8:
+            return {}  # far too small to hold a marker (and cv2.resize would assert)
         img = grey if scale == 1.0 else cv2.resize(
             grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         corners, ids, _ = self._detector.detectMarkers(img)

@@ -149,7 +149,10 @@ class BoardReader:
                               axis=0)
         inter_pts[:, :2] += np.tile(self._inter_offsets, (len(self._inter), 1))
         paper_pts = np.column_stack([self._paper, np.zeros(len(self._paper))])
-        allpts = np.vstack([tops, cell_pts, inter_pts, paper_pts])
+        # Each cell's base on the board: an expected stack covers it, a lifted one shows it.
+        base_pts = np.repeat(np.column_stack([self._centres, np.zeros(NUM_CELLS)]), k, axis=0)
+        base_pts[:, :2] += np.tile(0.6 * self._cell_offsets, (NUM_CELLS, 1))
+        allpts = np.vstack([tops, cell_pts, inter_pts, paper_pts, base_pts])
         uv = self._project(pose, allpts)
         h, w = frame.shape[:2]
         u = np.rint(uv[:, 0]).astype(np.int64)
@@ -158,17 +161,19 @@ class BoardReader:
         vals = frame[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)].astype(np.float32)
         n0, n1, n2 = NUM_CELLS, NUM_CELLS + len(cell_pts), NUM_CELLS + len(cell_pts) + len(
             inter_pts)
+        n3 = n2 + len(paper_pts)
         hidden = np.zeros(len(allpts), bool)
         if heights is not None:
             owner = np.full(len(allpts), -1)
             owner[n0:n1] = np.repeat(np.arange(NUM_CELLS), k)
+            owner[n3:] = np.repeat(np.arange(NUM_CELLS), k)
             hidden = _hidden(allpts, owner, pose.camera_centre(), self._centres,
                              np.asarray(heights) * self.geometry.thickness_mm,
                              self.geometry.disc_radius_mm * 1.06)
         ok = inside & ~hidden
         cells = vals[n0:n1].reshape(NUM_CELLS, k, 3)
         valid = ok[n0:n1].reshape(NUM_CELLS, k)
-        coef = self._white(paper_pts, vals[n2:], ok[n2:])
+        coef = self._white(paper_pts, vals[n2:n3], ok[n2:n3])
         white = _plane(self._centres, coef)
         inter = vals[n1:n2].reshape(-1, m, 3)
         inter_ok = ok[n1:n2].reshape(-1, m).all(axis=1) & (inter.max(axis=(1, 2)) < 250)
@@ -180,12 +185,15 @@ class BoardReader:
             self._board_ref = ref
         glare_pts = self._inter[(inter.max(axis=(1, 2)) >= 250) & ok[n1:n2].reshape(-1, m).any(
             axis=1)]
+        base = vals[n3:].reshape(NUM_CELLS, k, 3)
+        base_valid = ok[n3:].reshape(NUM_CELLS, k)
         near = np.zeros(NUM_CELLS, bool)
         if len(glare_pts):
             gap = np.linalg.norm(self._centres[:, None, :] - glare_pts[None, :, :], axis=2)
             near = gap.min(axis=1) < 0.75 * self.geometry.pitch_mm
         known = None if heights is None else np.asarray(heights)
-        return CellSamples(cells, valid, white, board, near, known, ref), uv[:NUM_CELLS]
+        return (CellSamples(cells, valid, white, board, near, known, ref, base, base_valid),
+                uv[:NUM_CELLS])
 
     def _white(self, pts: np.ndarray, vals: np.ndarray, ok: np.ndarray) -> np.ndarray:
         """Sheet white as a robust plane fit (per channel) over the paper samples: (3, 3)."""

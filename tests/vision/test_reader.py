@@ -134,3 +134,34 @@ def test_model_round_trip() -> None:
     assert all(np.allclose(again.means[k], model.means[k]) for k in "wbr")
     with pytest.raises(DvonnError, match="means.w"):
         ColourModel.from_dict({"means": {"w": [1, 2]}})
+    with pytest.raises(DvonnError, match="stds must be a table"):  # was silently ignored
+        ColourModel.from_dict({"stds": [0.1, 0.1, 0.1]})
+
+
+def test_tiny_frame_is_board_not_found_not_a_cv2_assertion() -> None:
+    from vision.pose import BoardNotFoundError
+
+    for shape in ((1, 1, 3), (3, 40, 3)):
+        with pytest.raises(BoardNotFoundError, match="board not found"):
+            BoardReader().read(np.zeros(shape, np.uint8))
+
+
+@pytest.mark.parametrize("seed", [19, 44, 53])
+def test_lifted_stack_never_reads_as_a_colour(seed) -> None:
+    """The controller still says a tall edge stack is there, but the player lifted it: the
+    expected top's spot now falls on the white sheet beyond the board, which once read 'w'."""
+    from vision.synthetic import random_position, random_scene
+
+    rng = np.random.default_rng(1000 + seed)
+    stacks = random_position(rng, 30)
+    heights = heights_of(stacks)
+    cell = max(range(49), key=lambda c: heights[c])
+    assert heights[cell] >= 5
+    lifted = list(stacks)
+    lifted[cell] = ""
+    scene = random_scene(rng, lifted, size=SIZE, glare=False, shadow=False)
+    scene.tilt_deg = 30.0 + (seed % 3) * 2.5
+    frame, _ = render(scene)
+    reading = BoardReader().read(frame, heights)
+    assert reading.snapshot[cell] in ".?", reading.reasons[cell]
+    assert reading.confidence[cell] == 0.0 or reading.snapshot[cell] == "."
