@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-import controller.cli_leds as cli_leds
+import controller.cli.leds as cli_leds
 from controller.cli import main
 from hardware.clock import FakeClock
 from hardware.leds import LedStrip, RecordingStrip

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from controller.cli_game import PlacementTeacher
+from controller.cli.table import PlacementTeacher
 from controller.runner import Runner
 from controller.session import TableController
 from engine.errors import ConfigError

@@ -107,12 +107,12 @@ def test_bad_logs_exit_2_naming_the_line(tmp_path: Path, capsys: pytest.CaptureF
 @pytest.mark.parametrize("flag", ["on", "off"])
 def test_colours_flag_skips_the_log_scan(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                          monkeypatch: pytest.MonkeyPatch, flag: str) -> None:
-    import controller.cli_game
+    import controller.cli.table
 
     def scan(events: object) -> bool:
         raise AssertionError("log_colours called although --colours was given")
 
-    monkeypatch.setattr(controller.cli_game, "log_colours", scan)
+    monkeypatch.setattr(controller.cli.table, "log_colours", scan)
     log = tmp_path / "one.jsonl"
     log.write_text(f'{{"t": 0, "cells": "{E}"}}\n')
     code, out, err = run(capsys, str(log), "--colours", flag)

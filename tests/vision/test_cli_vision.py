@@ -4,7 +4,7 @@ import cv2
 import pytest
 
 from controller.cli import main
-from controller.cli_vision import parse_heights_text
+from controller.cli.vision import parse_heights_text
 from engine.errors import DvonnError
 from engine.geometry import CELL_NAMES
 from vision.synthetic import heights_of

@@ -19,12 +19,12 @@ from collections.abc import Sequence
 from engine.errors import DvonnError
 
 COMMAND_MODULES = (
-    "controller.cli_engine",  # moves, perft, replay
-    "controller.cli_game",  # demo, play, replay-sensors
-    "controller.cli_games",  # games (list, export)
-    "controller.cli_leds",  # leds test
-    "controller.cli_sensors",  # sensors calibrate
-    "controller.cli_vision",  # vision read / calibrate / sheet
+    "controller.cli.rules",  # moves, perft, replay
+    "controller.cli.table",  # demo, play, replay-sensors
+    "controller.cli.games",  # games (list, export)
+    "controller.cli.leds",  # leds test
+    "controller.cli.sensors",  # sensors calibrate
+    "controller.cli.vision",  # vision read / calibrate / sheet
 )
 
 
@@ -88,6 +88,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 1
 
-
-if __name__ == "__main__":
-    sys.exit(main())
