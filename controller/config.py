@@ -184,8 +184,14 @@ def load_config(path: str | Path | None = None) -> Config:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigFileError(file, "does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigFileError(file, f"cannot be read: {exc}") from exc
+    except IsADirectoryError:
+        raise ConfigFileError(file, "is a directory, not a TOML file") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigFileError(
+            file, f"is not UTF-8 text (byte offset {exc.start}); a config file is TOML text"
+        ) from None
+    except OSError as exc:
+        raise ConfigFileError(file, f"cannot be read: {exc.strerror or exc}") from exc
     return parse_config(text, path=file)
 
 

@@ -4,8 +4,10 @@ With no command it runs ``play`` when the table's hardware is configured or plug
 ``demo`` (the simulated table).
 
 Each module in COMMAND_MODULES has ``register(subparsers)`` that adds its sub-commands and sets
-``func(args) -> int`` on each. Errors the program raises on purpose (DvonnError) print one clear
-line and exit 2; anything else prints one line too (``DVONN_DEBUG=1`` shows the traceback).
+``func(args) -> int`` on each. Errors the program raises on purpose (DvonnError), bad command
+lines (argparse) and files that cannot be opened (OSError naming a file) print exactly one line
+on stderr and exit 2; anything else prints one line too, exit 1 (``DVONN_DEBUG=1`` shows the
+traceback).
 """
 
 from __future__ import annotations
@@ -15,8 +17,39 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from engine.errors import DvonnError
+
+#: The longest error line printed (a message quoting a huge input is cut, never flooded).
+MAX_LINE = 400
+
+
+class UsageError(DvonnError):
+    """A command line argparse refused; the message is argparse's own, on one line."""
+
+    def __init__(self, prog: str, message: str) -> None:
+        super().__init__(message)
+        self.prog = prog
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that raises UsageError instead of printing the usage and exiting.
+
+    Sub-parsers inherit the class (add_subparsers uses ``type(self)``), so every level of
+    the command line answers a mistake with one line.
+    """
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(self.prog, message)
+
+
+def one_line(text: str, limit: int = MAX_LINE) -> str:
+    """``text`` on one line (line breaks shown as ' / '), cut to ``limit`` characters."""
+    flat = " / ".join(part.strip() for part in str(text).splitlines() if part.strip())
+    if len(flat) > limit:
+        flat = flat[: limit - 30] + f"... ({len(flat)} characters)"
+    return flat
 
 COMMAND_MODULES = (
     "controller.cli.rules",  # moves, perft, replay
@@ -29,7 +62,7 @@ COMMAND_MODULES = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="dvonn-board",
         description="A smart DVONN table: rules engine, sensing, LEDs, scoring, saved games.",
     )
@@ -58,33 +91,50 @@ def default_command() -> str:
     return "demo"
 
 
+def _say(prog: str, message: str) -> None:
+    print(one_line(f"{prog}: {message}"), file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if not args_list:
         args_list = [default_command()]
-    args = parser.parse_args(args_list)
+    try:
+        args = parser.parse_args(args_list)
+    except UsageError as exc:
+        _say(exc.prog, f"{exc} (see '{exc.prog} --help')")
+        return 2
     func = getattr(args, "func", None)
     if func is None:
-        parser.print_help()
+        _say("dvonn-board", "no command given (see 'dvonn-board --help')")
         return 2
+    prog = f"dvonn-board {args.command}"
     try:
         return int(func(args) or 0)
+    except UsageError as exc:
+        _say(exc.prog, f"{exc} (see '{exc.prog} --help')")
+        return 2
     except DvonnError as exc:
-        print(f"dvonn-board {args.command}: {exc}", file=sys.stderr)
+        _say(prog, str(exc))
         return 2
     except KeyboardInterrupt:
-        print(f"dvonn-board {args.command}: interrupted", file=sys.stderr)
+        _say(prog, "interrupted")
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        if exc.filename is None or os.environ.get("DVONN_DEBUG"):
+            return _unexpected(prog, exc)
+        # A file the command was pointed at cannot be opened or written: the user's input.
+        _say(prog, f"{exc.filename}: {exc.strerror or exc}")
+        return 2
     except Exception as exc:  # never a bare traceback for a player
-        if os.environ.get("DVONN_DEBUG"):
-            raise
-        print(
-            f"dvonn-board {args.command}: unexpected {type(exc).__name__}: {exc} "
-            "(set DVONN_DEBUG=1 for the traceback)",
-            file=sys.stderr,
-        )
-        return 1
+        return _unexpected(prog, exc)
 
+
+def _unexpected(prog: str, exc: Exception) -> int:
+    if os.environ.get("DVONN_DEBUG"):
+        raise exc
+    _say(prog, f"unexpected {type(exc).__name__}: {exc} (set DVONN_DEBUG=1 for the traceback)")
+    return 1

@@ -8,14 +8,12 @@ once. The ``[leds]`` table of the config file picks backend, layout and limits.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.errors import ConfigError
+from controller.config import default_config_path, load_config
 from engine.geometry import CELL_NAMES, NUM_CELLS
 from hardware.clock import Clock, SystemClock
 from hardware.leds import BACKENDS, LedStrip, TerminalStrip, resolve_backend, strip_from_config
@@ -25,31 +23,13 @@ BLACK = (0, 0, 0)
 DEFAULT_DELAY = 0.5
 
 
-def default_config_path() -> Path:
-    """``$XDG_CONFIG_HOME/dvonn-board/config.toml`` (``~/.config`` when unset)."""
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "dvonn-board" / "config.toml"
-
-
 def load_leds_section(path: Path | None) -> Mapping[str, Any]:
-    """The ``[leds]`` table of ``path`` (or of the default config if it exists, else {})."""
-    if path is None:
-        path = default_config_path()
-        if not path.is_file():
-            return {}
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except FileNotFoundError as exc:
-        raise ConfigError("config", f"{path}: no such file") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError("config", f"{path}: not valid TOML: {exc}") from exc
-    except OSError as exc:
-        raise ConfigError("config", f"{path}: cannot read: {exc}") from exc
-    section = data.get("leds", {})
-    if not isinstance(section, dict):
-        raise ConfigError("leds", f"{path}: [leds] must be a table, got {section!r}")
-    return section
+    """The ``[leds]`` table of the config file ``path`` (None: the default file, if any).
+
+    The whole file goes through the normal config loader, so a wrong key in any section, a
+    binary or non-UTF-8 file, or bad TOML is a ConfigError naming it, as for ``play``.
+    """
+    return load_config(path).leds
 
 
 def _delay(text: str) -> float:
@@ -65,8 +45,7 @@ def _delay(text: str) -> float:
 def register(subparsers: Any) -> None:
     """Add ``leds test`` to the dvonn-board command."""
     leds = subparsers.add_parser("leds", help="LED strip tools (wiring test)")
-    leds.set_defaults(func=lambda args: _usage(leds))
-    actions = leds.add_subparsers(dest="leds_command", metavar="ACTION")
+    actions = leds.add_subparsers(dest="leds_command", metavar="ACTION", required=True)
     test = actions.add_parser(
         "test", help="light every cell in turn, then the status LEDs, then all white",
         description="Walk every cell in canonical order (A1 B1 ... K5), lighting it alone "
@@ -81,11 +60,6 @@ def register(subparsers: Any) -> None:
                       help=f"time each step stays lit (default {DEFAULT_DELAY})")
     test.add_argument("--fast", action="store_true", help="no delay between steps")
     test.set_defaults(func=_cmd_test)
-
-
-def _usage(parser: argparse.ArgumentParser) -> int:
-    parser.print_help(sys.stderr)
-    return 2
 
 
 def _cmd_test(args: argparse.Namespace) -> int:
