@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Set up and run dvonn-board with nothing but python3.
 
-    python3 dev.py demo [ARGS...]   make .venv, install the project, run `dvonn-board demo`
-    python3 dev.py test [ARGS...]   make .venv, install the project with test tools, run pytest
-                                    (which also runs ruff and mypy, see tests/test_lint.py)
+    python3 dev.py demo [ARGS...]   make .venv, install the project (base: no numpy/OpenCV),
+                                    run `dvonn-board demo`
+    python3 dev.py test [ARGS...]   make .venv, install the project with the test, camera and
+                                    web extras, run pytest (which also runs ruff and mypy, see
+                                    tests/test_lint.py)
     python3 dev.py bench            run every benchmark under benchmarks/
 """
 
@@ -21,10 +23,32 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
 
 
-def ensure_venv(extras: str) -> None:
-    stamp = VENV / f".installed-{extras or 'base'}"
+#: The extras each command needs: the demo runs on the base install (no numpy/OpenCV, like a
+#: hall-sensor table); the tests and benchmarks need the test tools, the camera code and the
+#: web view.
+DEMO_EXTRAS = ""
+TEST_EXTRAS = "test,camera,web"
+
+
+def _extras_set(extras: str) -> frozenset[str]:
+    return frozenset(e.strip() for e in extras.split(",") if e.strip())
+
+
+def installed_covers(extras: str) -> bool:
+    """True when a fresh install stamp (newer than pyproject.toml) holds all of ``extras``."""
     pyproject = ROOT / "pyproject.toml"
-    if stamp.exists() and stamp.stat().st_mtime >= pyproject.stat().st_mtime:
+    want = _extras_set(extras)
+    for stamp in VENV.glob(".installed-*"):
+        have = _extras_set(stamp.name[len(".installed-"):].replace("base", ""))
+        if want <= have and stamp.stat().st_mtime >= pyproject.stat().st_mtime:
+            return True
+    return False
+
+
+def ensure_venv(extras: str) -> None:
+    """Make .venv if needed and install the project with ``extras`` (comma-separated)."""
+    stamp = VENV / f".installed-{extras or 'base'}"
+    if installed_covers(extras):
         return
     if not PY.exists():
         print(f"dev.py: creating {VENV}", flush=True)
@@ -42,9 +66,9 @@ def main(argv: list[str]) -> int:
         return 2
     command, rest = argv[0], argv[1:]
     if command == "demo":
-        ensure_venv("")
+        ensure_venv(DEMO_EXTRAS)
         return subprocess.call([str(BIN / "dvonn-board"), "demo", *rest], cwd=ROOT)
-    ensure_venv("test")
+    ensure_venv(TEST_EXTRAS)
     if command == "test":
         return subprocess.call([str(PY), "-m", "pytest", *rest], cwd=ROOT)
     status = 0

@@ -130,6 +130,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(prog, f"{exc.filename}: {exc.strerror or exc}")
         return 2
     except Exception as exc:  # never a bare traceback for a player
+        from controller.extras import missing_extra_hint
+
+        hint = missing_extra_hint(exc)  # e.g. a camera command without the camera extra
+        if hint is not None:
+            _say(prog, hint)
+            return 2
         return _unexpected(prog, exc)
 
 
