@@ -68,6 +68,9 @@ class TableController:
         self.source = source
         self.new_needs_long = new_needs_long
         self._trace = trace
+        #: Called with the controller after every event it handled (e.g. the web view's
+        #: publisher); they run in the thread that drives the controller.
+        self.listeners: list[Callable[[TableController], None]] = []
         self.game = game.copy() if game is not None else Game()
         self.game_id: int | None = None
         self.resumed = False
@@ -339,6 +342,8 @@ class TableController:
 
     # ----------------------------------------------------------------- trace
     def _emit(self, t: float) -> None:
+        for listener in self.listeners:
+            listener(self)
         if self._trace is None:
             return
         view = self.view()
