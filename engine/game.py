@@ -45,6 +45,27 @@ _STEP = tuple(
 )
 _PLACE = tuple(Move.place(c) for c in range(NUM_CELLS))
 
+# The six neighbours in order around the ring (E, NE, N, W, SW, S): consecutive ones touch.
+_RING_DIRS = (0, 4, 2, 1, 5, 3)
+_RING = tuple(tuple(RAYS[c][d][0] if RAYS[c][d] else -1 for d in _RING_DIRS)
+              for c in range(NUM_CELLS))
+_SAFE_EMPTYING: list[dict[int, bool]] = [{} for _ in range(NUM_CELLS)]
+
+
+def _safe_to_empty(cell: int, occ: int) -> bool:
+    """True when emptying ``cell`` cannot cut anything off: its occupied neighbours form one
+    unbroken arc around it, so every path through ``cell`` can go round it (search speed-up:
+    no flood fill after most moves; only valid when no DVONN piece leaves ``cell``).
+    Memoised per cell and neighbourhood."""
+    links = occ & NEIGHBOUR_MASKS[cell]
+    known = _SAFE_EMPTYING[cell].get(links)
+    if known is None:
+        ring = [n >= 0 and bool((links >> n) & 1) for n in _RING[cell]]
+        starts = sum(1 for i in range(6) if ring[i] and not ring[i - 1])
+        known = starts <= 1 if not all(ring) else True
+        _SAFE_EMPTYING[cell][links] = known
+    return known
+
 
 def _zobrist_keys() -> tuple[tuple[int, ...], int]:
     rng = random.Random(0xD7011)
@@ -75,7 +96,7 @@ class Game:
     """
 
     __slots__ = ("_stacks", "_occ", "_white", "_black", "_red", "_ply", "_hash", "_undo",
-                 "move_stack")
+                 "move_stack", "_linked")
 
     def __init__(self) -> None:
         self._stacks: list[str] = [""] * NUM_CELLS
@@ -85,6 +106,9 @@ class Game:
         self._red = 0  # stacks containing a red piece
         self._ply = 0
         self._hash = 0
+        # Every stack is linked to a DVONN piece (always, except in some hand-built setups):
+        # then only a move whose source was a link can cut anything off.
+        self._linked = True
         self._undo: list[_Undo] = []
         self.move_stack: list[Move] = []
 
@@ -130,6 +154,7 @@ class Game:
         if turn not in (WHITE, BLACK):
             raise ValueError(f"turn must be 'w' or 'b', got {turn!r}")
         game._ply = PLACEMENTS if turn == WHITE else PLACEMENTS + 1
+        game._linked = flood(game._red, game._occ) == game._occ
         return game
 
     def copy(self) -> Game:
@@ -138,6 +163,7 @@ class Game:
         g._stacks = self._stacks.copy()
         g._occ, g._white, g._black, g._red = self._occ, self._white, self._black, self._red
         g._ply, g._hash = self._ply, self._hash
+        g._linked = self._linked
         g._undo = self._undo.copy()
         g.move_stack = self.move_stack.copy()
         return g
@@ -322,9 +348,13 @@ class Game:
             else:
                 black |= dbit
             red = self._red
-            if red & sbit:
+            carries_red = red & sbit
+            if carries_red:
                 red = (red & ~sbit) | dbit
-            alive = flood(red, occ)
+            if self._linked and not carries_red and _safe_to_empty(src, occ):
+                alive = occ
+            else:
+                alive = flood(red, occ)
             dead = occ & ~alive
             if dead:
                 out = []

@@ -1,0 +1,392 @@
+"""Game-tree search: iterative deepening alpha-beta with PVS, a transposition table on the
+game's Zobrist hash, killer and history move ordering, and a budget that never overruns.
+
+The budget is nodes and/or seconds on an injected clock (``clock() -> seconds``). The clock is
+read every ``check_every`` nodes; the search stops at the first check past the deadline and
+unwinds, so a real search overruns by at most one check interval plus the unwinding (the time
+control leaves a margin for that). The result is the best move of the deepest iteration that
+finished, improved by a move of the unfinished iteration only when that move was searched
+completely and beat it.
+
+Determinism: for a given position, seed and node budget the result is always the same (time
+budgets depend on the machine's speed, node budgets do not). The seed only breaks ties among
+root moves and perturbs leaf values for the weak levels (``noise``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.evaluate import WIN, evaluate, terminal_value
+from engine.game import PLACEMENTS, Game
+from engine.geometry import NUM_CELLS
+from engine.move import PASS, Move
+
+Clock = Callable[[], float]
+
+INF = 10 * WIN
+MAX_DEPTH = 64
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class _Stop(Exception):
+    """The budget ran out inside the tree."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A search budget: any of nodes, seconds, depth (None = no limit on that one)."""
+
+    nodes: int | None = None
+    time: float | None = None
+    depth: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.nodes is None and self.time is None and self.depth is None:
+            raise ValueError("a search needs a node, time or depth limit")
+        if self.nodes is not None and self.nodes < 1:
+            raise ValueError(f"node limit must be >= 1, got {self.nodes}")
+        if self.time is not None and not self.time >= 0:
+            raise ValueError(f"time limit must be >= 0 seconds, got {self.time}")
+        if self.depth is not None and self.depth < 1:
+            raise ValueError(f"depth limit must be >= 1, got {self.depth}")
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found. ``score`` is centipieces for the side to act at the root."""
+
+    move: Move | None
+    score: int
+    pv: tuple[Move, ...]
+    depth: int
+    nodes: int
+    elapsed: float
+    #: True when ``score`` is the exact final margin (the search saw every game end).
+    exact: bool = False
+    #: (move, score) of root moves fully searched in the last finished iteration, best first.
+    root_scores: tuple[tuple[Move, int], ...] = field(default=())
+
+    @property
+    def pieces(self) -> float:
+        """The score in pieces (a won game counts its final margin)."""
+        return score_pieces(self.score)
+
+
+def score_pieces(score: int) -> float:
+    """Centipieces to pieces; a finished-game value gives its final margin."""
+    if score >= WIN // 2:
+        return (score - WIN) / 100
+    if score <= -WIN // 2:
+        return (score + WIN) / 100
+    return score / 100
+
+
+class Searcher:
+    """An alpha-beta searcher with state kept between moves (TT, history).
+
+    ``noise`` > 0 adds a deterministic pseudo-random amount in [-noise, noise] centipieces to
+    every leaf value (from the position hash and the seed): the weak levels.
+    """
+
+    def __init__(self, *, seed: int = 0, clock: Clock = time.monotonic, tt_size: int = 400_000,
+                 check_every: int = 32, noise: int = 0, use_tt: bool = True,
+                 use_pvs: bool = True, use_ordering: bool = True) -> None:
+        self.seed = seed
+        self.clock = clock
+        self.tt_size = tt_size
+        self.check_every = max(1, check_every)
+        self.noise = noise
+        self.use_tt = use_tt
+        self.use_pvs = use_pvs
+        self.use_ordering = use_ordering
+        self._salt = random.Random(seed).getrandbits(64)
+        self.tt: dict[int, tuple[int, int, int, Move | None]] = {}
+        self.history = [0] * (NUM_CELLS * NUM_CELLS)
+        self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_DEPTH + 2)]
+        self.nodes = 0
+        self._node_limit = 0
+        self._deadline = 0.0
+        self._check_at = 0
+        self._game = Game()
+
+    # ------------------------------------------------------------------ public
+    def reset(self) -> None:
+        """Forget what earlier searches learnt (a new game)."""
+        self.tt.clear()
+        self.history = [0] * (NUM_CELLS * NUM_CELLS)
+
+    def search(self, game: Game, limits: Limits) -> SearchResult:
+        """The best action for the side to act in ``game`` within ``limits``.
+
+        ``game`` is left exactly as it was. A finished game gives ``move=None``; a position
+        with one legal action answers at once (depth 0) without searching.
+        """
+        start = self.clock()
+        self.nodes = 0
+        self._node_limit = limits.nodes if limits.nodes is not None else 1 << 62
+        self._deadline = start + limits.time if limits.time is not None else float("inf")
+        self._check_at = min(self.check_every, self._node_limit)
+        max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
+        moves = game.legal_moves()
+        if not moves:
+            return SearchResult(None, terminal_value(game), (), 0, 0, self.clock() - start, True)
+        if len(moves) == 1:  # forced: no search, a static value for the record
+            game.push_unchecked(moves[0])
+            value = -terminal_value(game) if game.is_over() else -evaluate(game)
+            game.pop()
+            return SearchResult(moves[0], value, (moves[0],), 0, 0, self.clock() - start)
+        if len(self.tt) > self.tt_size:
+            self.tt.clear()
+        for k in self.killers:
+            k[0] = k[1] = None
+        # Age the history so old games do not dominate.
+        self.history = [h >> 2 for h in self.history]
+        # Seeded root order: ties between equal moves are broken the same way every time.
+        rng = random.Random(self.seed ^ game.zobrist)
+        root = moves[:]
+        rng.shuffle(root)
+        self._game = game
+        best_move = root[0]
+        best_score = -INF
+        best_pv: tuple[Move, ...] = (best_move,)
+        done_depth = 0
+        root_scores: tuple[tuple[Move, int], ...] = ()
+        exact = False
+        base_len = len(game.move_stack)
+        depth = 1
+        while depth <= max_depth:
+            scored: list[tuple[Move, int]] = []
+            try:
+                score, move = self._root(root, depth, scored)
+            except _Stop:
+                while len(game.move_stack) > base_len:
+                    game.pop()
+                # A move of the unfinished iteration that was searched completely and beat the
+                # last iteration's best is better than that best.
+                if scored and done_depth:
+                    top = max(scored, key=lambda ms: ms[1])
+                    if top[1] > best_score and top[0] is not best_move:
+                        best_move, best_score = top
+                        best_pv = (best_move,)
+                break
+            best_move, best_score, done_depth = move, score, depth
+            best_pv = self._pv(game, depth)
+            scored.sort(key=lambda ms: -ms[1])
+            root_scores = tuple(scored)
+            # Put the best first for the next iteration, the rest by this iteration's scores.
+            order = {m: i for i, (m, _) in enumerate(scored)}
+            root.sort(key=lambda m: order.get(m, len(order)))
+            if abs(score) >= WIN // 2 and self._proven(game, depth):
+                exact = True
+                break
+            if limits.time is not None and depth >= 2:
+                # The next iteration usually costs several times this one: do not start what
+                # cannot finish.
+                spent = self.clock() - start
+                if spent > limits.time * 0.45:
+                    break
+            depth += 1
+        return SearchResult(best_move, best_score, best_pv, done_depth, self.nodes,
+                            self.clock() - start, exact, root_scores)
+
+    # ------------------------------------------------------------------ internals
+    def _check(self) -> None:
+        if self.nodes >= self._node_limit or self.clock() >= self._deadline:
+            raise _Stop
+        self._check_at = min(self.nodes + self.check_every, self._node_limit)
+
+    def _proven(self, game: Game, depth: int) -> bool:
+        """True when the principal variation ends in a finished game within ``depth``."""
+        pushed = 0
+        try:
+            for _ in range(depth + 1):
+                if not game.legal_moves():
+                    return True
+                entry = self.tt.get(game.zobrist)
+                if entry is None or entry[3] is None or entry[1] != _EXACT:
+                    return False
+                game.push_unchecked(entry[3])
+                pushed += 1
+            return not game.legal_moves()
+        finally:
+            for _ in range(pushed):
+                game.pop()
+
+    def _pv(self, game: Game, depth: int) -> tuple[Move, ...]:
+        """The principal variation from the transposition table (legal moves only)."""
+        out: list[Move] = []
+        seen: set[int] = set()
+        try:
+            while len(out) < depth:
+                key = game.zobrist
+                entry = self.tt.get(key)
+                if entry is None or entry[3] is None or key in seen:
+                    break
+                move = entry[3]
+                if move not in game.legal_moves():
+                    break
+                seen.add(key)
+                game.push_unchecked(move)
+                out.append(move)
+        finally:
+            for _ in out:
+                game.pop()
+        return tuple(out)
+
+    def _root(self, root: list[Move], depth: int,
+              scored: list[tuple[Move, int]]) -> tuple[int, Move]:
+        game = self._game
+        alpha, beta = -INF, INF
+        best_move = root[0]
+        best = -INF
+        push, pop = game.push_unchecked, game.pop
+        first = True
+        for m in root:
+            push(m)
+            if first or not self.use_pvs:
+                value = -self._negamax(depth - 1, -beta, -alpha, 1)
+            else:
+                value = -self._negamax(depth - 1, -alpha - 1, -alpha, 1)
+                if value > alpha:
+                    value = -self._negamax(depth - 1, -beta, -alpha, 1)
+            pop()
+            first = False
+            scored.append((m, value))
+            if value > best:
+                best, best_move = value, m
+                if value > alpha:
+                    alpha = value
+        if self.use_tt:
+            self.tt[game.zobrist] = (depth, _EXACT, best, best_move)
+        return best, best_move
+
+    def _leaf(self, game: Game) -> int:
+        value = evaluate(game)
+        if self.noise:
+            h = (game.zobrist ^ self._salt) * 0x9E3779B97F4A7C15 & 0xFFFFFFFFFFFF
+            value += h % (2 * self.noise + 1) - self.noise
+        return value
+
+    def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.nodes += 1
+        if self.nodes >= self._check_at:
+            self._check()
+        game = self._game
+        if depth <= 0:
+            if game._ply >= PLACEMENTS and game.is_over():
+                return terminal_value(game)
+            return self._leaf(game)
+        moves = game.legal_moves()
+        if not moves:
+            return terminal_value(game)
+        key = game.zobrist
+        tt_move: Move | None = None
+        if self.use_tt:
+            entry = self.tt.get(key)
+            if entry is not None:
+                e_depth, flag, value, tt_move = entry
+                if e_depth >= depth:
+                    if flag == _EXACT:
+                        return value
+                    if flag == _LOWER:
+                        if value >= beta:
+                            return value
+                    elif value <= alpha:
+                        return value
+        if len(moves) > 1 and self.use_ordering:
+            moves = self._order(moves, tt_move, ply, game)
+        alpha0 = alpha
+        best = -INF
+        best_move: Move | None = None
+        push, pop = game.push_unchecked, game.pop
+        first = True
+        pvs = self.use_pvs
+        for m in moves:
+            push(m)
+            if first or not pvs:
+                value = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+            else:
+                value = -self._negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                if alpha < value < beta:
+                    value = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+            pop()
+            first = False
+            if value > best:
+                best, best_move = value, m
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        if m.source is not None:
+                            self.history[m.source * NUM_CELLS + m.target] += depth * depth  # type: ignore[operator]
+                            killers = self.killers[ply] if ply <= MAX_DEPTH else None
+                            if killers is not None and killers[0] is not m:
+                                killers[1] = killers[0]
+                                killers[0] = m
+                        break
+        if self.use_tt:
+            flag = _UPPER if best <= alpha0 else _LOWER if best >= beta else _EXACT
+            self.tt[key] = (depth, flag, best, best_move)
+        return best
+
+    def _order(self, moves: list[Move], tt_move: Move | None, ply: int, game: Game) -> list[Move]:
+        """TT move, killers, then moves onto enemy / DVONN stacks, then by history."""
+        if game._ply < PLACEMENTS:
+            if tt_move is not None and tt_move in moves:
+                moves = moves[:]
+                moves.remove(tt_move)
+                moves.insert(0, tt_move)
+            return moves
+        history = self.history
+        killers = self.killers[ply] if ply <= MAX_DEPTH else [None, None]
+        k0, k1 = killers
+        enemy = game._black if game._ply % 2 else game._white
+        red = game._red
+        keyed = []
+        for i, m in enumerate(moves):
+            t = m.target
+            if m is tt_move:
+                k = 1 << 60
+            elif m is k0:
+                k = 1 << 59
+            elif m is k1:
+                k = 1 << 58
+            elif t is None:
+                k = 0
+            else:
+                k = history[m.source * NUM_CELLS + t]  # type: ignore[operator]
+                if (enemy >> t) & 1:
+                    k += 1 << 40
+                if (red >> t) & 1:
+                    k += 1 << 39
+            keyed.append((-k, i, m))
+        keyed.sort()
+        return [m for _, _, m in keyed]
+
+
+def plain_alphabeta(game: Game, depth: int, alpha: int = -INF, beta: int = INF) -> int:
+    """Fixed-depth negamax alpha-beta with no table, ordering or PVS: the reference value the
+    tests compare the full search with."""
+    if depth <= 0:
+        return terminal_value(game) if game.is_over() else evaluate(game)
+    moves = game.legal_moves()
+    if not moves:
+        return terminal_value(game)
+    best = -INF
+    for m in moves:
+        game.push_unchecked(m)
+        value = -plain_alphabeta(game, depth - 1, -beta, -alpha)
+        game.pop()
+        if value > best:
+            best = value
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    break
+    return best
+
+
+__all__ = ["PASS", "Limits", "SearchResult", "Searcher", "plain_alphabeta", "score_pieces"]
