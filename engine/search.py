@@ -128,7 +128,9 @@ class Searcher:
         start = self.clock()
         self.nodes = 0
         self._node_limit = limits.nodes if limits.nodes is not None else 1 << 62
-        self._deadline = start + limits.time if limits.time is not None else float("inf")
+        # Stop a little early: the last check interval and the unwinding still take time.
+        self._deadline = (start + max(0.0, limits.time - min(0.01, limits.time * 0.05))
+                          if limits.time is not None else float("inf"))
         self._check_at = min(self.check_every, self._node_limit)
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         moves = game.legal_moves()

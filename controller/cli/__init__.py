@@ -58,6 +58,7 @@ COMMAND_MODULES = (
     "controller.cli.leds",  # leds test
     "controller.cli.sensors",  # sensors calibrate
     "controller.cli.vision",  # vision read / calibrate / sheet
+    "controller.cli.ai",  # engine (CodeCup protocol), match
 )
 
 

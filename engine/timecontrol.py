@@ -1,0 +1,85 @@
+"""Time control: share a game's thinking budget out over the moves so it is never exceeded.
+
+The clock is injected (``clock() -> seconds``), so tests drive it by hand. :meth:`TimeControl.
+budget` says how long the next move may think; :meth:`TimeControl.start` / :meth:`stop`
+charge what was really spent (search overruns its deadline by at most one check interval; the
+reserve covers that and the time spent outside the search).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from engine.game import PLACEMENTS, Game
+
+Clock = Callable[[], float]
+
+#: Below this many seconds a move gets a fixed-depth answer instead of a timed search.
+PANIC = 0.02
+
+
+class TimeControl:
+    """A budget for a whole game (``game_time``) and/or for each move (``move_time``)."""
+
+    def __init__(self, game_time: float | None = None, move_time: float | None = None, *,
+                 clock: Clock = time.monotonic, used: float = 0.0) -> None:
+        if game_time is not None and not game_time > 0:
+            raise ValueError(f"game time must be > 0 seconds, got {game_time}")
+        if move_time is not None and not move_time > 0:
+            raise ValueError(f"move time must be > 0 seconds, got {move_time}")
+        self.game_time = game_time
+        self.move_time = move_time
+        self.clock = clock
+        self.used = used
+        self._started: float | None = None
+
+    @property
+    def reserve(self) -> float:
+        """Seconds of the game budget never handed out (overruns, I/O, start-up)."""
+        if self.game_time is None:
+            return 0.0
+        return max(0.05, 0.04 * self.game_time)
+
+    @property
+    def remaining(self) -> float | None:
+        """Seconds of the game budget left (None without one)."""
+        if self.game_time is None:
+            return None
+        return self.game_time - self.used
+
+    def budget(self, game: Game) -> float | None:
+        """Seconds the next move may search; None means no time limit at all."""
+        per_move = self.move_time
+        if self.game_time is None:
+            return per_move
+        avail = self.game_time - self.used - self.reserve
+        if avail <= PANIC:
+            return 0.0
+        share = avail / self.moves_left(game)
+        share = min(share, avail * 0.5)
+        if per_move is not None:
+            share = min(share, per_move)
+        return max(share, 0.0)
+
+    @staticmethod
+    def moves_left(game: Game) -> float:
+        """A rough count of the moves still to think about for the side to act (placements
+        count half: they are searched less deeply)."""
+        stacks = game.occupied.bit_count()
+        if game.ply < PLACEMENTS:
+            return (PLACEMENTS - game.ply) / 2 * 0.5 + 14
+        return max(3.0, stacks / 3)
+
+    def start(self) -> None:
+        """The engine's clock starts (it has to act)."""
+        self._started = self.clock()
+
+    def stop(self) -> float:
+        """The engine's clock stops; returns the seconds charged for this move."""
+        if self._started is None:
+            return 0.0
+        spent = self.clock() - self._started
+        self._started = None
+        self.used += spent
+        return spent
