@@ -41,6 +41,7 @@ class DemoOptions:
     strip: Any = None  # default: a TerminalStrip on the output stream
     quiet: bool = False
     colours: bool = False  # direct only: the table reads top colours, like a camera
+    web: Any = None  # a controller.web.app.WebView: attach(ctl, clock) -> its Source
 
 
 @dataclass
@@ -112,7 +113,8 @@ def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
         recorder = LogRecorder(opts.record) if opts.record else None
         if recorder is not None:
             closers.append(recorder)
-        runner = Runner(ctl, sources=[source], strip=strip, clock=clock, recorder=recorder,
+        sources = [source] if opts.web is None else [source, opts.web.attach(ctl, clock)]
+        runner = Runner(ctl, sources=sources, strip=strip, clock=clock, recorder=recorder,
                         frame_interval=None if opts.fast else 0.25)
 
         def press(button: str, long: bool) -> None:
