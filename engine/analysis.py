@@ -80,7 +80,7 @@ def analyse(game: Game, limits: Limits, *, searcher: Searcher | None = None,
     """Search ``game`` within ``limits`` (e.g. a node budget for a hint in about one second on a
     Pi 4) and describe the best action. ``game`` is left as it was."""
     s = searcher if searcher is not None else Searcher(seed=seed)
-    result = s.search(game, limits)
+    result = s.search(game, limits, forced_fast=False)
     best_cuts = cuts(game, result.move) if result.move is not None else ()
     return Analysis(result.move, result.pv, score_pieces(result.score), result.exact,
                     result.depth, result.nodes, result.elapsed, best_cuts)

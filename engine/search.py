@@ -119,11 +119,12 @@ class Searcher:
         self.tt.clear()
         self.history = [0] * (NUM_CELLS * NUM_CELLS)
 
-    def search(self, game: Game, limits: Limits) -> SearchResult:
+    def search(self, game: Game, limits: Limits, *, forced_fast: bool = True) -> SearchResult:
         """The best action for the side to act in ``game`` within ``limits``.
 
-        ``game`` is left exactly as it was. A finished game gives ``move=None``; a position
-        with one legal action answers at once (depth 0) without searching.
+        ``game`` is left exactly as it was. A finished game gives ``move=None``; with
+        ``forced_fast`` a position with one legal action answers at once (depth 0, a static
+        score) instead of searching it.
         """
         start = self.clock()
         self.nodes = 0
@@ -136,7 +137,7 @@ class Searcher:
         moves = game.legal_moves()
         if not moves:
             return SearchResult(None, terminal_value(game), (), 0, 0, self.clock() - start, True)
-        if len(moves) == 1:  # forced: no search, a static value for the record
+        if len(moves) == 1 and forced_fast:  # forced: no search, a static value for the record
             game.push_unchecked(moves[0])
             value = -terminal_value(game) if game.is_over() else -evaluate(game)
             game.pop()
