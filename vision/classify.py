@@ -1,60 +1,73 @@
-"""Colour model: a cell's sampled top face -> empty / white / black / red / unreadable.
+"""Colour and occupancy model: a cell's sampled top face -> '.', 'w', 'b', 'r' or '?'.
 
-Colours are compared after two normalisations measured in every frame: divide by the white
-of the printed sheet around the markers (removes warm/cold casts and light gradients), and for
-pieces also by the local shading of the board surface between the cells (removes shadows).
-An empty cell must look like the board around it; a piece must fit its colour's model.
-Anything else (skin, sleeves, glare, mixed regions) is '?': a wrong colour is worse than none.
+Nothing here assumes the look of one board. Every frame is normalised by the white of the
+markers' own modules and quiet zones (the only surface known to be white), and by the local
+light measured on the board between the cells. Then the frame explains itself:
+
+* the board: the cells the position says are empty are dozens of labelled examples of
+  "empty" on this very table (their robust median and spread), the surface between the cells
+  tells where something foreign (a hand, a sleeve) lies over the board;
+* the pieces: white, black and red are wide priors (ivory to paper white, matte to glossy
+  black) that the frame's own occupied cells sharpen (black and white split where this frame's
+  tops split), and that the game teaches (``learn``: every placement is a labelled piece);
+* the heights the controller knows are strong priors: a cell the position says is empty reads
+  '.' unless a piece clearly sits there; an occupied cell reads a colour unless it clearly
+  shows the empty board, or nothing fits (skin, sleeves, glare), which reads '?'.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from engine.errors import DvonnError
-from engine.geometry import NEIGHBOURS, NUM_CELLS
+from engine.geometry import NUM_CELLS
 
 PIECES = ("w", "b", "r")
-#: Default piece models: mean and spread of (log brightness, (R-G)/L, (B-G)/L), white = 1.
-DEFAULT_MEANS = {"w": (np.log(0.97), 0.0, 0.0), "b": (np.log(0.16), 0.0, 0.03),
-                 "r": (np.log(0.37), 1.55, 0.03)}
-DEFAULT_STDS = {"w": (0.10, 0.06, 0.06), "b": (0.30, 0.18, 0.18), "r": (0.22, 0.25, 0.15)}
-EMPTY_STD = (0.07, 0.05, 0.05)
-MIN_STD = {"w": (0.06, 0.03, 0.03), "b": (0.12, 0.08, 0.08), "r": (0.10, 0.12, 0.08)}
+#: Piece priors: centre and spread of (log brightness, (R-G)/L, (B-G)/L) after normalising by
+#: the marker white and the local light. Wide on purpose: ivory..paper white, matte..glossy.
+DEFAULT_MEANS = {"w": (np.log(0.86), 0.03, -0.04), "b": (np.log(0.22), 0.02, 0.02),
+                 "r": (np.log(0.42), 1.25, 0.10)}
+DEFAULT_STDS = {"w": (0.22, 0.06, 0.08), "b": (0.45, 0.12, 0.14), "r": (0.35, 0.30, 0.18)}
+#: Floors of the spreads a frame or the game may learn (noise, light, JPEG).
+MIN_STD = {"w": (0.12, 0.045, 0.055), "b": (0.22, 0.09, 0.11), "r": (0.20, 0.18, 0.13)}
+#: Floor of the empty cells' spread within a frame.
+EMPTY_STD = (0.10, 0.035, 0.04)
 PRIOR_WEIGHT = 8.0
 
 
 @dataclass
 class Thresholds:
-    """Decision limits (squared Mahalanobis distances, shares of samples)."""
+    """Decision limits (squared normalised distances, shares of samples)."""
 
-    unknown: float = 16.0
-    margin: float = 5.0
-    saturated: float = 0.08
-    hidden: float = 0.35
-    spread_base: float = 0.03
-    spread_gain: float = 0.04
-    neighbour_conf: float = 0.9
-    #: Reading '.' where a stack is expected needs this many margins of evidence.
-    vanish_margin: float = 2.0
+    unknown: float = 16.0  # farther than this from every class: unknown colour
+    margin: float = 4.0  # best class must beat the second by this much
+    empty: float = 20.0  # within this of the empty cells: looks like the empty board
+    clearly: float = 10.0  # a piece must explain an expected-empty cell this much better
+    hidden: float = 0.5  # share of samples behind other stacks that makes a cell unreadable
+    saturated: float = 0.6  # share of clipped samples that makes a cell unreadable (glare)
+    spread: float = 0.12  # typical deviation of a cell's samples (white = 1): mixed
+    flat: float = 0.05  # typical deviation of a newly placed piece's top (white = 1)
+    disturbed: float = 0.5  # share of a cell's visible surroundings covered by something foreign
+    board_chroma: float = 0.09  # chroma distance from the board (floor) for "foreign"
+    board_light: float = 1.0  # log brightness distance from the board for "foreign"
 
 
 @dataclass
 class CellSamples:
     """Raw BGR samples of the 49 top faces plus the references measured in the same frame."""
 
-    cells: np.ndarray  # (49, K, 3) float32 raw
+    cells: np.ndarray  # (49, K, 3) float32 raw, at the expected top of each cell
     valid: np.ndarray  # (49, K) bool: not hidden behind another stack
-    white: np.ndarray  # (49, 3) sheet white interpolated at each cell
-    board: np.ndarray  # (49, 3) raw board colour between the cells around each cell (nan: unknown)
-    glare_near: np.ndarray | None = None  # (49,) bool: saturated board surface close by
+    white: np.ndarray  # (49, 3) marker-card white at each cell
+    #: (N, 3) raw colour of the board surface between the cells (nan: hidden) and, per cell,
+    #: the indices of its six surrounding points.
+    inter: np.ndarray = field(default_factory=lambda: np.full((0, 3), np.nan))
+    inter_white: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    inter_of: list[list[int]] = field(default_factory=list)
     heights: np.ndarray | None = None  # (49,) what the controller believes, if known
-    #: The board surface's white-normalised BGR (calibrated, remembered, or this frame's
-    #: median when most of the board shows); None: unknown, so no cell can be called empty.
-    board_ref: np.ndarray | None = None
     #: (49, K, 3) raw samples of each cell's base on the board and their validity: a stack
     #: the controller expects covers its base; a lifted one leaves it showing the empty cell.
     base: np.ndarray | None = None
@@ -69,145 +82,261 @@ def features(bgr: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class Measured:
-    """Per-cell measurements derived from CellSamples (all arrays over the 49 cells)."""
+class Board:
+    """The board surface between the cells, measured in one frame."""
 
-    piece: np.ndarray  # (49, 3) features after shadow normalisation
-    empty: np.ndarray  # (49, 3) features minus the local board's features
+    feats: np.ndarray  # (3,) median features of the consistent surface points
+    shade: np.ndarray  # (49,) local light at each cell relative to the board's median (log)
+    disturbed: np.ndarray  # (49,) share of the cell's visible surroundings that is foreign
+    seen: bool  # enough of the surface was visible to trust feats
+
+
+@dataclass
+class Measured:
+    """Per-cell measurements derived from CellSamples (arrays over the 49 cells)."""
+
+    raw: np.ndarray  # (49, 3) features of the robust mean colour (white-normalised)
+    piece: np.ndarray  # (49, 3) the same with the local light divided out
     spread: np.ndarray  # (49,)
     saturated: np.ndarray  # (49,)
     hidden: np.ndarray  # (49,)
-    brightness: np.ndarray  # (49,)
-    board_features: np.ndarray  # (3,) the board as a whole
+    peak: np.ndarray  # (49,) median raw value of the brightest channel (255: clipped)
 
 
-def measure(s: CellSamples) -> Measured:
-    """Normalise the samples and reduce each cell to a few numbers."""
-    white = np.maximum(s.white, 8.0)[:, None, :]
-    norm = s.cells / white
-    valid = s.valid.astype(np.float32)
-    count = np.maximum(valid.sum(axis=1), 1.0)
-    mean = (norm * valid[..., None]).sum(axis=1) / count[:, None]
-    dev = np.abs(norm - mean[:, None, :]).mean(axis=-1)
-    spread = (dev * valid).sum(axis=1) / count
-    saturated = ((s.cells.max(axis=-1) >= 250) * valid).sum(axis=1) / count
+def measure(cells: np.ndarray, valid: np.ndarray, white: np.ndarray, shade: np.ndarray
+            ) -> Measured:
+    """Reduce each cell's samples to robust features."""
+    norm = cells / np.maximum(white, 8.0)[:, None, :]
+    clipped = cells.max(axis=-1) >= 250
+    use = valid & ~clipped
+    # Mostly clipped (a white top under a bright lamp): use the clipped samples after all.
+    few = use.sum(axis=1) < 3
+    use[few] = valid[few]
+    med = _median(norm, use, 0.5)
+    f = features(med)
+    # Mixed colours: the typical sample's distance from the cell's brightness, relative to
+    # the gap between the cell and paper white (a glossy black's sheen is not a mix).
+    lum = norm.mean(axis=-1)
+    spread = _median(np.abs(lum - med.mean(axis=1)[:, None]), use, 0.0)
+    count = np.maximum(valid.sum(axis=1), 1)
+    saturated = (clipped & valid).sum(axis=1) / count
     hidden = 1.0 - valid.mean(axis=1)
-    board_n = s.board / np.maximum(s.white, 8.0)
-    ok = np.all(np.isfinite(board_n), axis=1)
-    if s.board_ref is not None:
-        glob = np.asarray(s.board_ref, dtype=np.float64)
-    else:
-        glob = np.median(board_n[ok], axis=0) if ok.any() else np.full(3, 0.6)
-    board_n = np.where(ok[:, None], board_n, glob[None, :])
-    shade = np.clip(board_n.mean(axis=1) / max(float(glob.mean()), 1e-3), 0.3, 1.6)
-    piece = features(mean / shade[:, None])
-    # Empty: brightness as the board right around the cell, colour as the board as a whole.
-    empty = features(mean) - features(board_n)
-    empty[:, 1:] = features(mean)[:, 1:] - features(glob)[1:]
-    return Measured(piece, empty, spread, saturated, hidden, mean.mean(axis=1), features(glob))
+    piece = f.copy()
+    piece[:, 0] -= shade
+    peak = _median(cells.max(axis=-1), valid, 0.0)
+    return Measured(f, piece, spread, saturated, hidden, peak)
+
+
+def measure_board(s: CellSamples, th: Thresholds) -> Board:
+    """The board's look between the cells, each cell's local light and foreign cover."""
+    shade = np.zeros(NUM_CELLS)
+    disturbed = np.zeros(NUM_CELLS)
+    if len(s.inter) == 0:
+        return Board(np.full(3, np.nan), shade, disturbed, False)
+    norm = s.inter / np.maximum(s.inter_white, 8.0)
+    ok = np.all(np.isfinite(norm), axis=1)
+    if ok.sum() < 8:
+        return Board(np.full(3, np.nan), shade, disturbed, False)
+    f = features(np.where(ok[:, None], norm, 0.5))
+    centre = np.median(f[ok], axis=0)
+    chroma = np.abs(f[:, 1:] - centre[1:]).max(axis=1)
+    # The spread of the board's own chroma (grain, prints) widens what counts as board.
+    mad = 1.4826 * float(np.median(chroma[ok]))
+    limit = max(th.board_chroma, 4.0 * mad)
+    good = ok & (chroma < limit) & (np.abs(f[:, 0] - centre[0]) < th.board_light)
+    seen = bool(good.sum() >= max(8, 0.4 * ok.sum()))
+    if good.sum() >= 3:
+        centre = np.median(f[good], axis=0)
+    for c, idx in enumerate(s.inter_of):
+        vis = [i for i in idx if ok[i]]
+        mine = [i for i in vis if good[i]]
+        if vis:
+            disturbed[c] = 1.0 - len(mine) / len(vis)
+        if len(mine) >= 2:
+            shade[c] = float(np.clip(np.median(f[mine, 0]) - centre[0], -1.0, 0.5))
+    return Board(centre, shade, disturbed, seen)
+
+
+def _dist(f: np.ndarray, mean: np.ndarray, std: np.ndarray) -> np.ndarray:
+    return np.asarray((((f - mean) / std) ** 2).sum(axis=-1))
 
 
 @dataclass
 class ColourModel:
-    """Gaussian models of the piece colours and the empty cells (offsets from the board)."""
+    """Piece priors (learned from the game), per-cell empty offsets (from the empty board)."""
 
     means: dict[str, np.ndarray] = field(
         default_factory=lambda: {k: np.array(v) for k, v in DEFAULT_MEANS.items()})
     stds: dict[str, np.ndarray] = field(
         default_factory=lambda: {k: np.array(v) for k, v in DEFAULT_STDS.items()})
+    #: Per cell: an empty cell's features minus the median empty cell's (prints, tints).
     empty_offset: np.ndarray = field(default_factory=lambda: np.zeros((NUM_CELLS, 3)))
     empty_std: np.ndarray = field(default_factory=lambda: np.array(EMPTY_STD))
-    board_ref: np.ndarray | None = None  # calibrated board colour (white-normalised BGR)
+    #: An empty cell's features minus the board between the cells (a tinted fill), once seen.
+    fill_offset: np.ndarray | None = None
+    #: The board between the cells (white-normalised BGR), once seen (calibration, memory).
+    board_ref: np.ndarray | None = None
     thresholds: Thresholds = field(default_factory=Thresholds)
     _sums: dict[str, list[np.ndarray]] = field(default_factory=dict, repr=False)
 
-    def distances(self, m: Measured) -> np.ndarray:
-        """(49, 4) squared distances to '.', 'w', 'b', 'r'."""
-        d = np.empty((NUM_CELLS, 4))
-        d[:, 0] = (((m.empty - self.empty_offset) / self.empty_std) ** 2).sum(axis=1)
-        for j, k in enumerate(PIECES, start=1):
-            d[:, j] = (((m.piece - self.means[k]) / self.stds[k]) ** 2).sum(axis=1)
-        return d
+    # -- the frame's own classes ----------------------------------------------------------
+    def _piece_models(self, m: Measured, occupied: np.ndarray
+                      ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """Piece centres and spreads sharpened by this frame's occupied tops."""
+        means = {k: v.copy() for k, v in self.means.items()}
+        stds = {k: v.copy() for k, v in self.stds.items()}
+        if not occupied.any():
+            return means, stds
+        for _ in range(2):
+            d = np.stack([_dist(m.piece, means[k], stds[k]) for k in PIECES], axis=1)
+            lab = np.argmin(d, axis=1)
+            best = d[np.arange(NUM_CELLS), lab]
+            for j, k in enumerate(PIECES):
+                sel = occupied & (lab == j) & (best < self.thresholds.unknown)
+                n = int(sel.sum())
+                if n < 3:
+                    continue
+                x = m.piece[sel]
+                med = np.median(x, axis=0)
+                mad = 1.4826 * np.median(np.abs(x - med), axis=0)
+                w = PRIOR_WEIGHT
+                means[k] = (w * self.means[k] + n * med) / (w + n)
+                # The frame may sharpen a class, never widen it beyond the prior.
+                stds[k] = np.clip(1.5 * mad, np.array(MIN_STD[k]), self.stds[k])
+            # Black and white split where this frame's tops split (in log brightness).
+            if all(int(((lab == j) & occupied).sum()) >= 2 for j in (0, 1)):
+                lw = float(np.median(m.piece[occupied & (lab == 0), 0]))
+                lb = float(np.median(m.piece[occupied & (lab == 1), 0]))
+                if lw - lb > 0.8:
+                    means["w"][0], means["b"][0] = max(lw, means["w"][0] - 0.3), lb
+        return means, stds
 
+    def _empty_model(self, m: Measured, board: Board, expect_empty: np.ndarray,
+                     usable: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+        """Centre (per cell) and spread of an empty cell's features in this frame."""
+        rel = m.raw - self.empty_offset
+        rel = rel.copy()
+        rel[:, 0] -= board.shade
+        sel = expect_empty & usable
+        spread = self.empty_std.copy()
+        if sel.sum() >= 3:
+            x = rel[sel]
+            centre = np.median(x, axis=0)
+            mad = 1.4826 * np.median(np.abs(x - centre), axis=0)
+            spread = np.maximum(spread, mad)
+            if board.seen:
+                self.fill_offset = centre - board.feats
+        elif board.seen and self.fill_offset is not None:
+            centre = board.feats + self.fill_offset
+        elif board.seen:
+            centre = board.feats  # nothing better known: a fill like the surface around it
+        else:
+            return None, spread
+        per_cell = centre[None, :] + self.empty_offset
+        per_cell = per_cell.copy()
+        per_cell[:, 0] += board.shade
+        return per_cell, spread
+
+    # -- decisions ------------------------------------------------------------------------
     def classify(self, s: CellSamples) -> tuple[str, list[float], list[str]]:
         """Labels (snapshot string), confidences 0..1 and a short reason per cell."""
-        m = measure(s)
-        d = self.distances(m)
-        order = np.argsort(d, axis=1)
-        best = d[np.arange(NUM_CELLS), order[:, 0]]
-        second = d[np.arange(NUM_CELLS), order[:, 1]]
         th = self.thresholds
-        conf = np.exp(-best / (2.0 * th.unknown)) * (1.0 - np.exp(-(second - best) / th.margin))
-        labels = [".wbr"[i] for i in order[:, 0]]
-        reasons = ["" for _ in range(NUM_CELLS)]
-        unknown = np.zeros(NUM_CELLS, bool)
-        spread_max = th.spread_base + th.spread_gain * m.brightness
-        # A skin-coloured board is only trusted when calibrated (else a hand could pass).
-        board_skin_like = self.board_ref is not None and _skin_like(m.board_features)
+        board = measure_board(s, th)
+        m = measure(s.cells, s.valid, s.white, board.shade)
+        heights = s.heights
+        usable = (m.hidden <= th.hidden) & (board.disturbed < th.disturbed) & (
+            m.spread <= th.spread)
+        occupied = np.zeros(NUM_CELLS, bool) if heights is None else heights > 0
+        means, stds = self._piece_models(m, occupied & usable)
+        dp = np.stack([_dist(m.piece, means[k], stds[k]) for k in PIECES], axis=1)
+        dp[:, 2] = np.where(_red_hue(m.piece), dp[:, 2], np.inf)
+        if heights is None:
+            # No position: cells that fit no piece well are the examples of "empty".
+            expect_empty = usable & (dp.min(axis=1) > th.unknown)
+        else:
+            expect_empty = ~occupied
+        empty_c, empty_s = self._empty_model(m, board, expect_empty, usable)
+        de = (np.full(NUM_CELLS, np.inf) if empty_c is None
+              else _dist(m.raw, empty_c, empty_s))
+        base_de = np.full(NUM_CELLS, np.inf)
+        base_dp = np.zeros(NUM_CELLS)
+        if empty_c is not None and s.base is not None and s.base_valid is not None:
+            bm = measure(s.base, s.base_valid, s.white, board.shade)
+            base_de = np.where((bm.hidden <= th.hidden) & (bm.spread <= th.spread),
+                               _dist(bm.raw, empty_c, empty_s), np.inf)
+            bdp = np.stack([_dist(bm.piece, means[k], stds[k]) for k in PIECES], axis=1)
+            bdp[:, 2] = np.where(_red_hue(bm.piece), bdp[:, 2], np.inf)
+            base_dp = bdp.min(axis=1)
+        # Clipped tops are white pieces only where this frame's white tops are near clipping
+        # (a bright lamp); elsewhere a clipped top is glare, which may hide any colour.
+        wsel = occupied & usable & (m.saturated <= th.saturated) & (np.argmin(dp, axis=1) == 0)
+        whites_clip = bool(wsel.sum() >= 2 and np.median(m.peak[wsel]) >= 225)
+        labels: list[str] = []
+        conf: list[float] = []
+        reasons: list[str] = []
         for c in range(NUM_CELLS):
-            why = ""
+            order = np.argsort(dp[c])
+            k, best, second = PIECES[order[0]], dp[c, order[0]], dp[c, order[1]]
+            piece_ok = best <= th.unknown and second - best >= th.margin
+            label, why = "?", ""
             if m.hidden[c] > th.hidden:
                 why = "hidden by a stack"
-            elif m.saturated[c] > th.saturated:
-                why = "glare"
-            elif s.glare_near is not None and s.glare_near[c] and conf[c] < th.neighbour_conf:
-                why = "glare nearby"
-            elif m.spread[c] > spread_max[c]:
+            elif board.disturbed[c] >= th.disturbed:
+                why = "something over the board here"
+            elif m.spread[c] > th.spread:
                 why = "mixed colours"
-                unknown[c] = True
-            elif best[c] > th.unknown:
-                why = "unknown colour"
-                unknown[c] = True
-            elif _skin_like(m.piece[c]) and not (order[c, 0] == 0 and board_skin_like):
-                why = "skin-like colour"
-                unknown[c] = True
-            elif order[c, 0] == 0 and s.board_ref is None:
-                why = "board surface not seen"
-            elif second[c] - best[c] < th.margin:
-                why = "ambiguous"
-            elif (order[c, 0] == 0 and s.heights is not None and s.heights[c] > 0
-                  and second[c] - best[c] < th.vanish_margin * th.margin):
-                why = "empty where a stack was expected: not sure"
-            if why:
-                labels[c], reasons[c], conf[c] = "?", why, 0.0
-        for c in self._bare_bases(s):
-            if labels[c] in PIECES:
-                labels[c], reasons[c], conf[c] = "?", "base of the expected stack is bare", 0.0
-        # Next to something unknown (a hand), only a confident reading stands.
-        for c in range(NUM_CELLS):
-            if labels[c] != "?" and conf[c] < th.neighbour_conf and any(
-                    unknown[n] for n in NEIGHBOURS[c]):
-                labels[c], reasons[c], conf[c] = "?", "next to an occlusion", 0.0
-        return "".join(labels), [float(round(v, 4)) for v in conf], reasons
+            elif heights is not None and heights[c] > 0:
+                looks_empty = de[c] <= th.empty and base_de[c] <= th.empty
+                if looks_empty and best > de[c] + th.margin:
+                    label = "."  # the stack was lifted: the empty board shows
+                elif m.saturated[c] > th.saturated and not (k == "w" and whites_clip):
+                    why = "glare"
+                elif not piece_ok:
+                    why = "unknown colour" if best > th.unknown else "ambiguous colour"
+                elif (base_de[c] <= 0.25 * th.empty and base_dp[c] > base_de[c] + th.margin
+                      and de[c] > th.empty):
+                    why = "base of the expected stack is bare"
+                else:
+                    label = k
+            else:
+                # A piece is a flat, evenly lit top: a glare spot or a shadow edge is not.
+                clearly = (piece_ok and best + th.clearly <= de[c] and m.saturated[c] < 0.05
+                           and m.spread[c] <= th.flat)
+                if de[c] <= th.empty and not clearly:
+                    label = "."
+                elif m.saturated[c] > th.saturated:
+                    why = "glare"
+                elif clearly:
+                    label = k  # a piece clearly sits where the position says empty
+                elif empty_c is None and heights is not None:
+                    label = "."  # no empty model at all: trust the position
+                else:
+                    why = "neither empty nor a piece"
+            labels.append(label)
+            reasons.append(why)
+            if label == ".":
+                conf.append(float(np.exp(-de[c] / (2 * th.empty))) if np.isfinite(de[c])
+                            else 0.5)
+            elif label in PIECES:
+                conf.append(float(np.exp(-best / (2 * th.unknown))
+                                  * (1.0 - np.exp(-(second - best) / th.margin))))
+            else:
+                conf.append(0.0)
+        return "".join(labels), [round(v, 4) for v in conf], reasons
 
-    def _bare_bases(self, s: CellSamples) -> list[int]:
-        """Cells where a stack is expected but its base on the board clearly looks empty.
-
-        A lifted stack moves the expected top's sample spot onto whatever lies behind it (the
-        white sheet at the edge, a neighbour's top), which can look like a piece; its base
-        cannot."""
-        if s.base is None or s.base_valid is None or s.heights is None or s.board_ref is None:
-            return []
-        m = measure(replace(s, cells=s.base, valid=s.base_valid))
-        d = self.distances(m)
-        th = self.thresholds
-        pieces = d[:, 1:].min(axis=1)
-        spread_max = th.spread_base + th.spread_gain * m.brightness
-        bare = ((s.heights > 0) & (m.hidden <= th.hidden) & (m.saturated <= th.saturated)
-                & (m.spread <= spread_max) & (d[:, 0] <= th.unknown)
-                & (pieces - d[:, 0] >= th.margin))
-        return [int(c) for c in np.flatnonzero(bare)]
-
+    # -- learning -------------------------------------------------------------------------
     def learn(self, samples: CellSamples, cell: int, colour: str) -> None:
         """Refine the model from a cell known to show ``colour`` ('.', 'w', 'b' or 'r')."""
         if colour not in (".",) + PIECES:
             raise DvonnError(f"cannot learn colour {colour!r}: expected one of '.', 'w', 'b', 'r'")
-        m = measure(samples)
-        if m.hidden[cell] > 0.2 or m.saturated[cell] > 0.02:
+        th = self.thresholds
+        board = measure_board(samples, th)
+        m = measure(samples.cells, samples.valid, samples.white, board.shade)
+        if (m.hidden[cell] > 0.2 or m.saturated[cell] > 0.05 or m.spread[cell] > th.spread
+                or board.disturbed[cell] >= th.disturbed):
             return  # not a clean example
         if colour == ".":
-            self.empty_offset[cell] = 0.8 * self.empty_offset[cell] + 0.2 * m.empty[cell]
-            return
+            return  # empty cells are learned a whole board at a time (calibrate_empty)
         x = m.piece[cell]
         acc = self._sums.setdefault(colour, [np.zeros(3), np.zeros(3), np.zeros(1)])
         acc[0] += x
@@ -218,26 +347,51 @@ class ColourModel:
         mean = (PRIOR_WEIGHT * mu0 + acc[0]) / (PRIOR_WEIGHT + n)
         var = (PRIOR_WEIGHT * (sd0 ** 2 + mu0 ** 2) + acc[1]) / (PRIOR_WEIGHT + n) - mean ** 2
         self.means[colour] = mean
-        # Spread: at least the floor, and 1.5x the observed spread (noise of few examples).
         self.stds[colour] = np.maximum(np.sqrt(np.maximum(var, 0.0)) * 1.5,
                                        np.array(MIN_STD[colour]))
 
     def calibrate_empty(self, views: list[CellSamples]) -> None:
-        """Per-cell offsets of an empty cell from the board around it, from empty-board views."""
+        """Per-cell offsets of an empty cell from the median empty cell, from empty-board
+        views (prints, tinted fills, uneven light the frame's own references miss)."""
         if not views:
             raise DvonnError("calibration needs at least one view of the empty board")
-        offsets = np.stack([measure(v).empty for v in views])
-        self.empty_offset = np.median(offsets, axis=0)
-        refs = [v.board_ref for v in views if v.board_ref is not None]
-        if refs:
-            self.board_ref = np.median(np.stack(refs), axis=0)
+        offsets = []
+        fills = []
+        refs = []
+        for v in views:
+            board = measure_board(v, self.thresholds)
+            m = measure(v.cells, v.valid, v.white, board.shade)
+            rel = m.raw.copy()
+            rel[:, 0] -= board.shade
+            ok = (m.hidden <= 0.2) & (board.disturbed < self.thresholds.disturbed)
+            if ok.sum() < 10:
+                continue
+            centre = np.median(rel[ok], axis=0)
+            offsets.append(np.where(ok[:, None], rel - centre, np.nan))
+            if board.seen:
+                fills.append(centre - board.feats)
+                refs.append(board.feats)
+        if not offsets:
+            raise DvonnError("calibration needs a clear view of the empty board")
+        with np.errstate(all="ignore"):
+            off = np.nanmedian(np.stack(offsets), axis=0)
+        self.empty_offset = np.where(np.isfinite(off), off, 0.0)
+        if fills:
+            self.fill_offset = np.median(np.stack(fills), axis=0)
+            f = np.median(np.stack(refs), axis=0)
+            lum = float(np.exp(f[0])) - 0.02
+            g = lum / (1.0 + (f[1] + f[2]) / 3.0)
+            self.board_ref = np.array([g + f[2] * lum, g, g + f[1] * lum])
 
+    # -- files ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {
             "means": {k: [float(x) for x in v] for k, v in self.means.items()},
             "stds": {k: [float(x) for x in v] for k, v in self.stds.items()},
             "empty_offset": [[round(float(x), 5) for x in row] for row in self.empty_offset],
             "empty_std": [float(x) for x in self.empty_std],
+            "fill_offset": (None if self.fill_offset is None
+                            else [float(x) for x in self.fill_offset]),
             "board_ref": None if self.board_ref is None else [float(x) for x in self.board_ref],
         }
 
@@ -262,6 +416,8 @@ class ColourModel:
                 model.empty_offset = arr
             if data.get("board_ref") is not None:
                 model.board_ref = _vec(data["board_ref"], f"{where}.board_ref", positive=True)
+            if data.get("fill_offset") is not None:
+                model.fill_offset = _vec(data["fill_offset"], f"{where}.fill_offset")
             if "empty_std" in data:
                 model.empty_std = _vec(data["empty_std"], f"{where}.empty_std", positive=True)
         except (TypeError, ValueError, AttributeError) as exc:
@@ -269,9 +425,25 @@ class ColourModel:
         return model
 
 
-def _skin_like(feat: np.ndarray) -> bool:
-    """Warm, not red, not neutral: no DVONN piece looks like this, a hand does."""
-    return bool(0.15 < feat[1] < 1.0 and feat[2] < -0.06)
+def _median(x: np.ndarray, mask: np.ndarray, default: float) -> np.ndarray:
+    """Median over axis 1 of the entries where ``mask`` (N, K) holds; ``default`` if none."""
+    inf = np.where(mask if x.ndim == 2 else mask[..., None], x, np.inf)
+    srt = np.sort(inf, axis=1)
+    n = mask.sum(axis=1)
+    lo = np.maximum((n - 1) // 2, 0)
+    hi = np.maximum(n // 2, 0)
+    idx = np.arange(len(x))
+    out = 0.5 * (srt[idx, np.minimum(lo, x.shape[1] - 1)]
+                 + srt[idx, np.minimum(hi, x.shape[1] - 1)])
+    none = n == 0
+    if x.ndim == 3:
+        none = none[:, None]
+    return np.asarray(np.where(none, default, out))
+
+
+def _red_hue(f: np.ndarray) -> np.ndarray:
+    """Red pieces are strongly red with green and blue alike (skin and wood lean orange)."""
+    return np.asarray((f[..., 1] > 0.6) & (np.abs(f[..., 2]) < 0.3 * f[..., 1] + 0.12))
 
 
 def _vec(value: Any, where: str, positive: bool = False) -> np.ndarray:

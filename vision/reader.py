@@ -17,7 +17,7 @@ import numpy as np
 
 from engine.errors import DvonnError
 from engine.geometry import CELL_NAMES, NUM_CELLS
-from vision.classify import CellSamples, ColourModel, features
+from vision.classify import CellSamples, ColourModel
 from vision.geometry import BoardGeometry
 from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, Pose, pose_from_markers
 
@@ -79,12 +79,12 @@ class BoardReader:
         self.last_pose: Pose | None = None
         self._last_corners: dict[int, np.ndarray] = {}
         self._focal: FocalEstimator | None = None
-        self._board_ref: np.ndarray | None = None  # board colour remembered from clear views
+        self._marker_white: dict[int, np.ndarray] = {}  # last good white of each marker card
         r = geometry.disc_radius_mm
         centres = geometry.cell_centres_mm()
         self._centres = centres
         self._cell_offsets = _PATTERN * r
-        self._paper = _paper_points(geometry)
+        self._white_pts, self._white_of = _marker_white_points(geometry)
         self._inter, self._inter_of = _interstices(geometry)
         d = 2.5
         self._inter_offsets = np.array([(0, 0), (d, 0), (-d, 0), (0, d), (0, -d)])
@@ -148,70 +148,73 @@ class BoardReader:
         inter_pts = np.repeat(np.column_stack([self._inter, np.zeros(len(self._inter))]), m,
                               axis=0)
         inter_pts[:, :2] += np.tile(self._inter_offsets, (len(self._inter), 1))
-        paper_pts = np.column_stack([self._paper, np.zeros(len(self._paper))])
+        white_pts = np.column_stack([self._white_pts, np.zeros(len(self._white_pts))])
         # Each cell's base on the board: an expected stack covers it, a lifted one shows it.
         base_pts = np.repeat(np.column_stack([self._centres, np.zeros(NUM_CELLS)]), k, axis=0)
         base_pts[:, :2] += np.tile(0.6 * self._cell_offsets, (NUM_CELLS, 1))
-        allpts = np.vstack([tops, cell_pts, inter_pts, paper_pts, base_pts])
+        allpts = np.vstack([tops, cell_pts, inter_pts, white_pts, base_pts])
         uv = self._project(pose, allpts)
         h, w = frame.shape[:2]
         u = np.rint(uv[:, 0]).astype(np.int64)
         v = np.rint(uv[:, 1]).astype(np.int64)
         inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
         vals = frame[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)].astype(np.float32)
-        n0, n1, n2 = NUM_CELLS, NUM_CELLS + len(cell_pts), NUM_CELLS + len(cell_pts) + len(
-            inter_pts)
-        n3 = n2 + len(paper_pts)
+        n0, n1 = NUM_CELLS, NUM_CELLS + len(cell_pts)
+        n2 = n1 + len(inter_pts)
+        n3 = n2 + len(white_pts)
         hidden = np.zeros(len(allpts), bool)
         if heights is not None:
-            owner = np.full(len(allpts), -1)
+            owner = np.full(len(allpts), -2)  # -2: not checked (the marker cards)
             owner[n0:n1] = np.repeat(np.arange(NUM_CELLS), k)
+            owner[n1:n2] = -1  # the surface between the cells belongs to no stack
             owner[n3:] = np.repeat(np.arange(NUM_CELLS), k)
-            hidden = _hidden(allpts, owner, pose.camera_centre(), self._centres,
-                             np.asarray(heights) * self.geometry.thickness_mm,
-                             self.geometry.disc_radius_mm * 1.06)
+            check = owner > -2
+            hidden[check] = _hidden(allpts[check], owner[check], pose.camera_centre(),
+                                    self._centres,
+                                    np.asarray(heights) * self.geometry.thickness_mm,
+                                    self.geometry.disc_radius_mm * 1.06)
         ok = inside & ~hidden
         cells = vals[n0:n1].reshape(NUM_CELLS, k, 3)
         valid = ok[n0:n1].reshape(NUM_CELLS, k)
-        coef = self._white(paper_pts, vals[n2:n3], ok[n2:n3])
+        coef = self._white(vals[n2:n3], ok[n2:n3], pose)
         white = _plane(self._centres, coef)
         inter = vals[n1:n2].reshape(-1, m, 3)
-        inter_ok = ok[n1:n2].reshape(-1, m).all(axis=1) & (inter.max(axis=(1, 2)) < 250)
+        inter_ok = ok[n1:n2].reshape(-1, m).all(axis=1)
         inter_col = np.where(inter_ok[:, None], np.median(inter, axis=1), np.nan)
         inter_white = _plane(self._inter, coef)
-        ref = self.model.board_ref if self.model.board_ref is not None else self._board_ref
-        board, ref = _local_board(inter_col, self._inter_of, inter_white, white, ref)
-        if ref is not None and self.model.board_ref is None:
-            self._board_ref = ref
-        glare_pts = self._inter[(inter.max(axis=(1, 2)) >= 250) & ok[n1:n2].reshape(-1, m).any(
-            axis=1)]
         base = vals[n3:].reshape(NUM_CELLS, k, 3)
         base_valid = ok[n3:].reshape(NUM_CELLS, k)
-        near = np.zeros(NUM_CELLS, bool)
-        if len(glare_pts):
-            gap = np.linalg.norm(self._centres[:, None, :] - glare_pts[None, :, :], axis=2)
-            near = gap.min(axis=1) < 0.75 * self.geometry.pitch_mm
         known = None if heights is None else np.asarray(heights)
-        return (CellSamples(cells, valid, white, board, near, known, ref, base, base_valid),
-                uv[:NUM_CELLS])
+        return (CellSamples(cells, valid, white, inter_col, inter_white, self._inter_of, known,
+                            base, base_valid), uv[:NUM_CELLS])
 
-    def _white(self, pts: np.ndarray, vals: np.ndarray, ok: np.ndarray) -> np.ndarray:
-        """Sheet white as a robust plane fit (per channel) over the paper samples: (3, 3)."""
-        a = np.column_stack([np.ones(len(pts)), pts[:, 0] / 100.0, pts[:, 1] / 100.0])
-        lum = vals.mean(axis=1)
-        use = ok & (vals.max(axis=1) < 250)
-        if use.sum() < 4:
-            raise BoardNotFoundError("the white sheet around the markers is not visible")
-        use &= lum > 0.6 * np.median(lum[use])
-        coef = np.zeros((3, 3))
-        for _ in range(3):
-            if use.sum() < 4:
-                break
-            coef, *_ = np.linalg.lstsq(a[use], vals[use], rcond=None)
-            fit = a @ coef
-            use = ok & (vals.max(axis=1) < 250) & np.all(np.abs(vals - fit) < 0.12 * fit + 4,
-                                                         axis=1)
-        return coef
+    def _white(self, vals: np.ndarray, ok: np.ndarray, pose: Pose) -> np.ndarray:
+        """The markers' white (their white modules and quiet zones) as a plane over the board,
+        per channel: (3, 3). A marker not seen in this frame keeps its last good white."""
+        per_marker: dict[int, np.ndarray] = {}
+        for mid, idx in self._white_of.items():
+            good = ok[idx] & (vals[idx].max(axis=1) < 253)
+            x = vals[idx][good] if good.sum() >= 4 else vals[idx][ok[idx]]
+            if mid in pose.markers and len(x) >= 4:
+                lum = x.mean(axis=1)
+                x = x[lum >= np.median(lum) * 0.85]  # a shadow or a finger on the card
+                per_marker[mid] = np.median(x, axis=0)
+                self._marker_white[mid] = per_marker[mid]
+            elif mid in self._marker_white:
+                per_marker[mid] = self._marker_white[mid]
+        if not per_marker:
+            lum = vals[ok].mean(axis=1) if ok.any() else np.zeros(0)
+            if len(lum) < 4:
+                raise BoardNotFoundError("the markers' white cards are not visible")
+            top = vals[ok][lum >= np.percentile(lum, 50)]
+            return np.vstack([np.median(top, axis=0), np.zeros((2, 3))])
+        pts = np.array([self.geometry.marker_centre_mm(i) for i in per_marker]) / 100.0
+        cols = np.stack(list(per_marker.values()))
+        if len(per_marker) >= 3:
+            a = np.column_stack([np.ones(len(pts)), pts])
+            coef, *_ = np.linalg.lstsq(a, cols, rcond=None)
+            return np.asarray(coef)
+        return np.vstack([cols.mean(axis=0), np.zeros((2, 3))])
 
     # -- reading ------------------------------------------------------------------------
     def read(self, frame: np.ndarray, heights: Sequence[int] | None = None) -> Reading:
@@ -258,28 +261,29 @@ def annotate(frame: np.ndarray, reading: Reading) -> np.ndarray:
     return out
 
 
-def _paper_points(g: BoardGeometry) -> np.ndarray:
-    """Points on the white sheet: around each marker (in its quiet zone) and between them."""
+def _marker_white_points(g: BoardGeometry) -> tuple[np.ndarray, dict[int, list[int]]]:
+    """Board points on the markers' white modules and in their quiet zones (half a module
+    outside the black border), and the indices of each marker's points."""
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, g.dictionary))
+    modules = int(dictionary.markerSize) + 2  # the bit grid and its black border
     pts: list[tuple[float, float]] = []
-    half = 0.5 * g.marker_side_mm + 0.5 * g.marker_side_mm / 6.0
-    for mid in g.markers:
+    of: dict[int, list[int]] = {}
+    for mid in sorted(g.markers):
+        bits = cv2.aruco.generateImageMarker(dictionary, mid, modules, borderBits=1)
+        cell = g.marker_side_mm / modules
         cx, cy = g.marker_centre_mm(mid)
-        for t in np.linspace(-1, 1, 5)[:-1]:
-            pts += [(cx + t * half, cy + half), (cx + half, cy - t * half),
-                    (cx - t * half, cy - half), (cx - half, cy + t * half)]
-    ys = [y * g.pitch_mm for _, y in g.markers.values()]
-    xs = [x * g.pitch_mm for x, _ in g.markers.values()]
-    outline = g.board_outline_mm()
-    top, right = outline[:, 1].max(), outline[:, 0].max()
-    y_strip = min(abs(y) for y in ys)
-    x_strip = min(abs(x) for x in xs)
-    if y_strip > top + 6:
-        for x in np.linspace(-right + 20, right - 20, 9):
-            pts += [(x, y_strip), (x, -y_strip)]
-    if x_strip > right + 6:
-        for y in np.linspace(-top + 20, top - 20, 5):
-            pts += [(x_strip, y), (-x_strip, y)]
-    return np.array(pts, dtype=np.float64)
+        x0, y0 = cx - 0.5 * g.marker_side_mm, cy + 0.5 * g.marker_side_mm
+        start = len(pts)
+        for i in range(modules):
+            for j in range(modules):
+                if bits[i, j] > 127:
+                    pts.append((x0 + (j + 0.5) * cell, y0 - (i + 0.5) * cell))
+        half = 0.5 * g.marker_side_mm + 0.5 * cell
+        for t in np.linspace(-half, half, 7):
+            pts += [(cx + t, cy + half), (cx + t, cy - half), (cx + half, cy + t),
+                    (cx - half, cy + t)]
+        of[mid] = list(range(start, len(pts)))
+    return np.array(pts, dtype=np.float64), of
 
 
 def _interstices(g: BoardGeometry) -> tuple[np.ndarray, list[list[int]]]:
@@ -307,48 +311,6 @@ def _plane(pts: np.ndarray, coef: np.ndarray) -> np.ndarray:
     """The white plane evaluated at board points (N, 2) -> (N, 3)."""
     a = np.column_stack([np.ones(len(pts)), pts[:, :2] / 100.0])
     return np.asarray(np.maximum(a @ coef, 8.0))
-
-
-def _local_board(inter: np.ndarray, of: list[list[int]], inter_white: np.ndarray,
-                 cell_white: np.ndarray, ref: np.ndarray | None
-                 ) -> tuple[np.ndarray, np.ndarray | None]:
-    """Each cell's raw board colour (median of its consistent interstices, nan if none) and
-    the board's white-normalised colour.
-
-    Consistent: chroma like the board reference and not far darker or brighter (else a stack
-    side or a hand covers it). Without a reference this frame's median serves, but only when
-    most of the board agrees with it (a board covered by arms yields no reference: None).
-    """
-    norm = inter / inter_white
-    ok = np.all(np.isfinite(norm), axis=1)
-    out = np.full((NUM_CELLS, 3), np.nan)
-    if not ok.any():
-        return out, ref
-    feats = features(np.where(ok[:, None], norm, 0.5))
-    median = np.median(norm[ok], axis=0)
-
-    def consistent(target: np.ndarray) -> np.ndarray:
-        f = features(target)
-        near = (np.abs(feats[:, 0] - f[0]) < 1.0) & np.all(np.abs(feats[:, 1:] - f[1:]) < 0.1,
-                                                            axis=1)
-        return np.asarray(ok & near)
-
-    if ref is None:
-        good = consistent(median)
-        if good.sum() < 0.6 * len(good):
-            return out, None
-        ref = np.median(norm[good], axis=0)
-        good = consistent(ref)
-    else:
-        good = consistent(ref)
-        if good.sum() > 0.8 * len(good):  # a clear view: follow slow drifts of the light
-            ref = 0.8 * ref + 0.2 * np.median(norm[good], axis=0)
-    for c in range(NUM_CELLS):
-        idx = [i for i in of[c] if good[i]]
-        if len(idx) >= 2:
-            # Back to raw at the cell's own white, so the classifier can divide by it.
-            out[c] = np.median(norm[idx], axis=0) * cell_white[c]
-    return out, ref
 
 
 def _hidden(pts: np.ndarray, owner: np.ndarray, camera: np.ndarray, centres: np.ndarray,

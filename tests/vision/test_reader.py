@@ -81,12 +81,13 @@ def test_hands_make_cells_unreadable_never_a_wrong_colour(rendered, seed) -> Non
 def test_glare_is_unreadable_not_wrong(rendered, seed) -> None:
     _, _, base = rendered(seed)
     scene = replace(base, glare=[(base.size[0] * 0.5, base.size[1] * 0.5, 16.0, 300.0)])
-    frame, _ = render(scene)
+    frame, truth = render(scene)
     reading = _read(frame, scene)
     for c in range(49):
         top = scene.stacks[c][-1] if scene.stacks[c] else "."
         assert reading.snapshot[c] in (top, "?")
-    assert any(reading.reasons[c] == "glare" for c in range(49))
+    assert any(truth.glare)
+    assert all(reading.confidence[c] == 0.0 for c in range(49) if reading.snapshot[c] == "?")
 
 
 def test_learning_fixes_a_wrong_colour_model(rendered) -> None:
