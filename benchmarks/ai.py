@@ -1,0 +1,134 @@
+"""The computer opponent: search speed, levels against greedy/random, PrimaDvonna.
+
+Prints plain ``name: value`` lines and match totals (recorded in benchmarks/RESULTS.md).
+
+    python benchmarks/ai.py speed                 # nodes/s and depth in 1 s, RULES.md position
+    python benchmarks/ai.py strength --games 40   # ai at 0.2 s a move vs greedy and random
+    python benchmarks/ai.py levels --games 10     # each level vs greedy and random
+    DVONN_PRIMADVONNA=/path/to/player python benchmarks/ai.py primadvonna --games 10 \
+        --odds 1,2,4,8                            # CodeCup conditions (5 s a game each)
+
+PrimaDvonna (github maksverver/PrimaDvonna) is not part of this project: build it yourself
+(``make player CFLAGS='-O2 -DZOBRIST -DNDEBUG' LDFLAGS=``) and name the binary. Our engine
+runs as ``dvonn-board engine`` in its own process, exactly as an arbiter would run it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from controller.cli.ai import run_match  # noqa: E402
+from engine.ai import LEVELS  # noqa: E402
+from engine.game import Game  # noqa: E402
+from engine.search import Limits, Searcher  # noqa: E402
+
+RULES_PLACEMENT = (
+    "G2 E3 A3 J3 H3 H2 D4 I4 K3 G3 C1 B2 C5 I1 J2 G4 D2 D1 G1 C4 E2 A1 I5 H1 B3 F1 D3 K5 E1 "
+    "E5 F3 B1 J4 F2 J5 K4 F5 I3 I2 C3 D5 H4 G5 H5 F4 C2 E4 A2 B4"
+).split()
+
+
+def bench_speed(seconds: float) -> None:
+    game = Game.from_moves(RULES_PLACEMENT)
+    searcher = Searcher()
+    start = time.perf_counter()
+    result = searcher.search(game, Limits(time=seconds))
+    wall = time.perf_counter() - start
+    print(f"search {seconds:g} s on the RULES.md position: depth {result.depth}, "
+          f"{result.nodes:,} nodes in {wall:.3f} s = {result.nodes / wall:,.0f} nodes/s, "
+          f"best {result.move} ({result.pieces:+.2f} pieces), pv "
+          + " ".join(str(m) for m in result.pv), flush=True)
+    for depth in (2, 3, 4):
+        s = Searcher()
+        start = time.perf_counter()
+        r = s.search(game, Limits(depth=depth))
+        wall = time.perf_counter() - start
+        print(f"fixed depth {depth}: {r.nodes:,} nodes in {wall:.3f} s "
+              f"({r.nodes / wall:,.0f} nodes/s), best {r.move}", flush=True)
+
+
+def bench_strength(games: int, move_time: float, seed: int) -> None:
+    for opponent in ("greedy", "random"):
+        print(f"# ai at {move_time:g} s a move vs {opponent}, {games} games", flush=True)
+        run_match("ai", opponent, games=games, move_time=move_time, seed=seed, out=sys.stdout)
+
+
+def bench_levels(games: int, seed: int, levels: Sequence[int]) -> None:
+    for lv in LEVELS:
+        if lv.number not in levels:
+            continue
+        for opponent in ("greedy", "random"):
+            print(f"# level {lv.number} ({lv.name}, {lv.nodes or 'time'} nodes) vs {opponent}",
+                  flush=True)
+            start = time.perf_counter()
+            run_match(f"ai:{lv.number}", opponent, games=games, seed=seed, move_time=1.0,
+                      out=_Totals())
+            print(f"  ({time.perf_counter() - start:.0f} s)", flush=True)
+
+
+class _Totals:
+    """A text sink that passes only the total line through."""
+
+    def write(self, text: str) -> int:
+        if text.startswith("total:"):
+            sys.stdout.write("  " + text)
+            sys.stdout.flush()
+        return len(text)
+
+    def flush(self) -> None:
+        sys.stdout.flush()
+
+
+def bench_primadvonna(binary: str, games: int, odds: Sequence[float], seed: int,
+                      game_time: float) -> None:
+    engine = shlex.join([sys.executable, "-m", "controller.cli", "engine"])
+    for factor in odds:
+        ours = game_time * factor
+        print(f"# dvonn-board engine {ours:g} s/game vs PrimaDvonna {game_time:g} s/game, "
+              f"{games} games", flush=True)
+        # Each side gets its own time limit: ours by --game-time, PrimaDvonna's --time.
+        a = f"cmd:{engine} --game-time {ours:g} --seed {seed} --quiet"
+        b = f"cmd:{shlex.quote(binary)} --time={game_time:g} --seed={seed + 1}"
+        run_match(a, b, games=games, game_time=max(ours, game_time), seed=seed,
+                  out=sys.stdout)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("part", choices=("speed", "strength", "levels", "primadvonna"))
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seconds", type=float, default=1.0, help="speed: search time")
+    parser.add_argument("--move-time", type=float, default=0.2, help="strength: s a move")
+    parser.add_argument("--levels", default="1,2,3,4,5,6", help="levels: which")
+    parser.add_argument("--odds", default="1", help="primadvonna: our time factors")
+    parser.add_argument("--game-time", type=float, default=5.0,
+                        help="primadvonna: its seconds a game (CodeCup: 5)")
+    args = parser.parse_args(argv)
+    if args.part == "speed":
+        bench_speed(args.seconds)
+    elif args.part == "strength":
+        bench_strength(args.games, args.move_time, args.seed)
+    elif args.part == "levels":
+        bench_levels(args.games, args.seed, [int(x) for x in args.levels.split(",")])
+    else:
+        binary = os.environ.get("DVONN_PRIMADVONNA")
+        if not binary:
+            print("primadvonna: set DVONN_PRIMADVONNA to the path of its built player binary "
+                  "(github maksverver/PrimaDvonna; not shipped with this project)")
+            return 0
+        bench_primadvonna(binary, args.games, [float(x) for x in args.odds.split(",")],
+                          args.seed, args.game_time)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
