@@ -58,6 +58,8 @@ COMMAND_MODULES = (
     "controller.cli.leds",  # leds test
     "controller.cli.sensors",  # sensors calibrate
     "controller.cli.vision",  # vision read / calibrate / sheet
+    "controller.cli.build",  # drawings (build guide SVGs, placement template pages)
+    "controller.cli.web",  # web (the virtual table in the browser)
     "controller.cli.ai",  # engine (CodeCup protocol), match
 )
 

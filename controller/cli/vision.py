@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -87,17 +88,30 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     cal = calibrate_empty(frames, base)
     cal.save(args.out)
     print(f"calibration from {len(frames)} view(s) of the empty board written to {args.out}")
+    _report_printed_scale(frames, cal.geometry)
     return 0
+
+
+def _report_printed_scale(frames: list[Any], geometry: Any) -> None:
+    """One line: were the markers printed and placed at the configured size (vision.sheet)?"""
+    from vision.sheet import check_printed_scale
+
+    check = check_printed_scale(frames, geometry)
+    if check is None:
+        print("printed scale: not checked (no view shows all four markers)", file=sys.stderr)
+    else:
+        print(check.describe(geometry), file=sys.stdout if check.ok else sys.stderr)
 
 
 def cmd_sheet(args: argparse.Namespace) -> int:
     from vision.sheet import sheet_size_mm, write_sheet
 
-    write_sheet(args.out, dpi=args.dpi)
+    files = write_sheet(args.out, dpi=args.dpi, layout=args.layout)
     from vision.geometry import BoardGeometry
 
     w, h = sheet_size_mm(BoardGeometry())
-    print(f"sheet {w:.1f} x {h:.1f} mm written to {args.out} (print at 100% scale)")
+    names = ", ".join(str(f) for f in files)
+    print(f"sheet {w:.1f} x {h:.1f} mm ({args.layout}) written to {names} (print at 100% scale)")
     return 0
 
 
@@ -142,6 +156,9 @@ def register(subparsers: Any) -> None:
     p = sub.add_parser("sheet", help="write the printable marker sheet (.png or .svg)")
     p.add_argument("--out", required=True, metavar="FILE")
     p.add_argument("--dpi", type=int, default=300)
+    p.add_argument("--layout", choices=("full", "A4", "A3", "cards"), default="full",
+                   help="full: one sheet; A4/A3: pages to tape together (OUT-1.svg ...); "
+                        "cards: one card per marker (docs/build/camera.md)")
     p.set_defaults(func=cmd_sheet)
 
     p = sub.add_parser("render", help="write a synthetic camera frame of a random position")

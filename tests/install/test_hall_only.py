@@ -63,6 +63,7 @@ def test_hall_only_commands_need_neither_numpy_nor_opencv(
         ["sensors", "calibrate", "--port", board.port, "--samples", "4"],
         ["games", "--journal", journal, "list"],
         ["perft", "1"],
+        ["drawings", "--out", str(tmp_path / "drawings"), "--paper", "A4"],
     ]
     results, proc = run_blocked(tmp_path, commands)
     assert [r["argv"] for r in results] == commands, proc.stderr
