@@ -48,6 +48,10 @@ W_LIFE = 18  # per move onto a stack holding a DVONN piece
 W_ENEMY = 22  # per move onto an enemy stack
 W_CUT = 40  # per piece in a stack the opponent can cut off (its one link is theirs to move)
 SCALE = 64 * 100  # raw units per "one stack-worth" before converting to centipieces
+W_REACH = W_MOVE * 64
+W_REACH_LIFE = W_MOVE * 64 + W_LIFE * 128
+W_REACH_NEAR = W_MOVE * 16
+W_HIT = W_ENEMY * 64
 
 _field_cache: dict[int, tuple[tuple[int, ...], int, int, int]] = {}
 # TARGET_MASKS[cell * 11 + height]: the same as a mask.
@@ -171,14 +175,11 @@ def moving_value(game: Game) -> int:
         if h <= MAX_MOVING_HEIGHT and not (links == nm and interior[c]):
             reach = tmasks[c * 11 + h] & occ
             if reach:
-                # Landing cells weighted like the field values (64 base, more near life).
-                v += W_MOVE * (64 * reach.bit_count() + 64 * (reach & red).bit_count()
-                               + 16 * (reach & ring1).bit_count()
-                               + 4 * (reach & ring2).bit_count() + (reach & ring3).bit_count())
-                v += W_LIFE * 128 * (reach & red).bit_count()
-                hit = reach & enemy
-                if hit:
-                    v += W_ENEMY * (64 * hit.bit_count() + 16 * (hit & ring1).bit_count())
+                # Landing cells weighted like the field values (64 base, more near life),
+                # landing on a DVONN stack and on an enemy stack weigh extra.
+                v += (W_REACH * reach.bit_count() + W_REACH_LIFE * (reach & red).bit_count()
+                      + W_REACH_NEAR * (reach & ring1).bit_count()
+                      + W_HIT * (reach & enemy).bit_count())
         # One link, held by the opponent, and no DVONN piece here: they can cut this stack off
         # by moving that link away.
         if links & enemy and links & (links - 1) == 0 and "r" not in s:

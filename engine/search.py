@@ -105,6 +105,7 @@ class Searcher:
         self.use_ordering = use_ordering
         self._salt = random.Random(seed).getrandbits(64)
         self.tt: dict[int, tuple[int, int, int, Move | None]] = {}
+        self.evals: dict[int, int] = {}  # leaf values by position hash
         self.history = [0] * (NUM_CELLS * NUM_CELLS)
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_DEPTH + 2)]
         self.nodes = 0
@@ -117,6 +118,7 @@ class Searcher:
     def reset(self) -> None:
         """Forget what earlier searches learnt (a new game)."""
         self.tt.clear()
+        self.evals.clear()
         self.history = [0] * (NUM_CELLS * NUM_CELLS)
 
     def search(self, game: Game, limits: Limits, *, forced_fast: bool = True) -> SearchResult:
@@ -144,6 +146,8 @@ class Searcher:
             return SearchResult(moves[0], value, (moves[0],), 0, 0, self.clock() - start)
         if len(self.tt) > self.tt_size:
             self.tt.clear()
+        if len(self.evals) > self.tt_size:
+            self.evals.clear()
         for k in self.killers:
             k[0] = k[1] = None
         # Age the history so old games do not dominate.
@@ -280,9 +284,15 @@ class Searcher:
             self._check()
         game = self._game
         if depth <= 0:
-            if game._ply >= PLACEMENTS and game.is_over():
-                return terminal_value(game)
-            return self._leaf(game)
+            leaf_key = game.zobrist
+            value = self.evals.get(leaf_key)
+            if value is None:
+                if game._ply >= PLACEMENTS and game.is_over():
+                    value = terminal_value(game)
+                else:
+                    value = self._leaf(game)
+                self.evals[leaf_key] = value
+            return value
         moves = game.legal_moves()
         if not moves:
             return terminal_value(game)
