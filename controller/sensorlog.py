@@ -39,7 +39,8 @@ def parse_line(text: str, where: str = "") -> LogEvent:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SensorLogError(f"{prefix}bad JSON: {exc.msg} at column {exc.colno}") from None
+        at = "" if exc.msg.endswith(" at") else " at"  # json's message may end in 'at'
+        raise SensorLogError(f"{prefix}bad JSON: {exc.msg}{at} column {exc.colno}") from None
     except RecursionError:
         raise SensorLogError(f"{prefix}bad JSON: nested too deeply") from None
     if not isinstance(obj, dict):

@@ -2,6 +2,10 @@
 
 Little Golem records leave out the 49th placement (forced: the one empty space) and may end in
 ``resign``; import inserts the forced placement, export leaves it out again.
+
+Reading takes time linear in the input, whatever it holds (one pass, no backtracking
+pattern), and an error quotes at most EXCERPT characters of it. A UTF-8 byte order mark and
+lines starting with ``#`` (comments) are accepted.
 """
 
 from __future__ import annotations
@@ -17,8 +21,26 @@ from engine.game import PLACEMENTS, Game
 from engine.geometry import CELL_NAMES, NUM_CELLS, iter_cells
 from engine.move import Move
 
-_TAG = re.compile(r"([A-Za-z]+)\s*\[([^\]]*)\]")
 _NUMBER = re.compile(r"^\d+\.+$")
+_TOKEN = re.compile(r"[^\s,;]+")
+_TAG_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+BOM = "\ufeff"
+#: Longest piece of the input an error message quotes.
+EXCERPT = 40
+#: Versions of the JSON game form this program reads.
+JSON_VERSIONS = (1,)
+JSON_FORMAT = "dvonn-board/game"
+
+
+def excerpt(value: object, limit: int = EXCERPT) -> str:
+    """``repr`` of ``value`` for an error line, cut to about ``limit`` characters (a cut
+    string names its full length)."""
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}... ({len(value)} characters)"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 @dataclass
@@ -51,23 +73,74 @@ def replay(moves: Sequence[Move]) -> Game:
     return game
 
 
+def _strip_comments(text: str) -> str:
+    """Drop a leading byte order mark and blank out ``#`` comment lines (lines keep count)."""
+    text = text.removeprefix(BOM)
+    if "#" not in text:
+        return text
+    lines = text.split("\n")
+    return "\n".join("" if line.lstrip().startswith("#") else line for line in lines)
+
+
+def _split_tags(text: str) -> tuple[dict[str, str], str]:
+    """``Name [value]`` tags and the text around them (tags blanked, line breaks kept).
+
+    One pass: each ``[`` looks for the next ``]`` once, and the tag name is the run of
+    letters just before it, so the time is linear in the text.
+    """
+    tags: dict[str, str] = {}
+    parts: list[str] = []
+    pos = 0
+    while True:
+        start = text.find("[", pos)
+        if start < 0:
+            parts.append(text[pos:])
+            break
+        end = text.find("]", start + 1)
+        if end < 0:
+            line = text.count("\n", 0, start) + 1
+            raise RecordError(f"line {line}: '[' is never closed by ']' "
+                              f"(after {excerpt(text[max(pos, start - 20):start])})")
+        before = text[pos:start]
+        name_end = len(before.rstrip())
+        name_start = name_end
+        while name_start > 0 and before[name_start - 1] in _TAG_LETTERS:
+            name_start -= 1
+        if name_start == name_end:  # no name: not a tag, left for the tokens (an error there)
+            parts.append(text[pos:end + 1])
+        else:
+            tags[before[name_start:name_end]] = text[start + 1:end].strip()
+            parts.append(before[:name_start])
+            parts.append("\n" * text.count("\n", pos + name_start, end + 1) or " ")
+        pos = end + 1
+    return tags, "".join(parts)
+
+
+def _where(body: str, found: re.Match[str], index: int) -> str:
+    """'line L, token N' for an error (counting lines only then keeps reading linear)."""
+    return f"line {body.count(chr(10), 0, found.start()) + 1}, token {index}"
+
+
 def parse_record(text: str) -> GameRecord:
     """Read a Little Golem record or a plain move list (numbers like ``12.`` are skipped).
 
-    Raises RecordError naming the token and its position when something is not notation, and
-    IllegalMoveError naming the ply when an action is not legal.
+    Raises RecordError naming the line, the token and its position when something is not
+    notation or there is nothing to read, and IllegalMoveError naming the ply when an action
+    is not legal.
     """
-    tags = {m.group(1): m.group(2).strip() for m in _TAG.finditer(text)}
-    body = _TAG.sub(" ", text)
-    tokens = body.replace(",", " ").replace(";", " ").split()
+    tags, body = _split_tags(_strip_comments(text))
     moves: list[Move] = []
     resigned: str | None = None
     game = Game()
-    for index, token in enumerate(tokens, start=1):
+    index = 0
+    for found in _TOKEN.finditer(body):
+        index += 1
+        token = found.group()
         if _NUMBER.match(token):
             continue
         if resigned is not None:
-            raise RecordError(f"token {index} {token!r}: nothing may follow 'resign'")
+            raise RecordError(f"{_where(body, found, index)} {excerpt(token)}: "
+                              "nothing may follow 'resign'")
         if token.lower() == "resign":
             if game.ply == PLACEMENTS - 1:
                 _insert_forced_placement(game, moves)
@@ -77,16 +150,20 @@ def parse_record(text: str) -> GameRecord:
             continue
         try:
             move = Move.parse(token)
-        except InvalidMoveError as exc:
-            raise RecordError(f"token {index} {token!r} is not a DVONN action: {exc}") from None
+        except InvalidMoveError:
+            raise RecordError(f"{_where(body, found, index)} {excerpt(token)} is not a DVONN "
+                              "action (expected e.g. C3, C3D3 or PASS)") from None
         if game.ply == PLACEMENTS - 1 and not move.is_placement:
             _insert_forced_placement(game, moves)
         try:
             game.push(move)
         except IllegalMoveError as exc:
-            raise IllegalMoveError(f"record token {index}: {exc}", move=exc.move, ply=exc.ply,
-                                   side=exc.side) from None
+            raise IllegalMoveError(f"record {_where(body, found, index)}: {exc}", move=exc.move,
+                                   ply=exc.ply, side=exc.side) from None
         moves.append(move)
+    if not moves and not tags and resigned is None:
+        raise RecordError("empty record: no actions (expected a Little Golem record, a move "
+                          "list or a JSON game)")
     return GameRecord(moves=moves, tags=tags, resigned=resigned)
 
 
@@ -150,26 +227,54 @@ def game_to_json(game: Game, *, white: str = "", black: str = "",
     }
 
 
-def game_from_json(data: str | dict[str, Any]) -> GameRecord:
-    """Read the form written by game_to_json; RecordError names the field that is wrong."""
+def _json_error(what: str, exc: json.JSONDecodeError) -> RecordError:
+    """'Unterminated string starting at line 1, column 9' (json's own messages may end in
+    'at' already: say it once)."""
+    at = "" if exc.msg.endswith(" at") else " at"
+    return RecordError(f"{what}: {exc.msg}{at} line {exc.lineno}, column {exc.colno}")
+
+
+def _load_json(what: str, data: str | dict[str, Any]) -> Any:
+    if not isinstance(data, str):
+        return data
     try:
-        obj = json.loads(data) if isinstance(data, str) else data
+        return json.loads(data)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"game JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") \
-            from None
+        raise _json_error(what, exc) from None
+    except RecursionError:
+        raise RecordError(f"{what}: nested too deeply to be a record") from None
+
+
+def game_from_json(data: str | dict[str, Any]) -> GameRecord:
+    """Read the form written by game_to_json; RecordError names the field that is wrong.
+
+    ``format`` and ``version``, when present, must be this program's (JSON_FORMAT, one of
+    JSON_VERSIONS): a game written by a newer program is refused, not read as something else.
+    """
+    obj = _load_json("game JSON", data)
+    if isinstance(obj, dict) and "format" in obj and obj["format"] != JSON_FORMAT:
+        raise RecordError(f"game JSON: 'format' is {excerpt(obj['format'])}, "
+                          f"expected {JSON_FORMAT!r}")
+    if isinstance(obj, dict) and "version" in obj and (
+            isinstance(obj["version"], bool) or obj["version"] not in JSON_VERSIONS):
+        raise RecordError(f"game JSON: version {excerpt(obj['version'])} is not one this "
+                          f"program reads ({', '.join(map(str, JSON_VERSIONS))}); "
+                          "update dvonn-board")
     if not isinstance(obj, dict) or not isinstance(obj.get("moves"), list):
         raise RecordError("game JSON: expected an object with a 'moves' list")
     moves = []
     for i, token in enumerate(obj["moves"]):
         if not isinstance(token, str):
-            raise RecordError(f"game JSON: moves[{i}] is {token!r}, not a string")
+            raise RecordError(f"game JSON: moves[{i}] is {excerpt(token)}, not a string")
         try:
             moves.append(Move.parse(token))
-        except InvalidMoveError as exc:
-            raise RecordError(f"game JSON: moves[{i}]: {exc}") from None
+        except InvalidMoveError:
+            raise RecordError(f"game JSON: moves[{i}] {excerpt(token)} is not DVONN notation "
+                              "(expected e.g. C3, C3D3 or PASS)") from None
     resigned = obj.get("resigned")
     if resigned not in (None, "w", "b"):
-        raise RecordError(f"game JSON: 'resigned' is {resigned!r}, expected 'w', 'b' or null")
+        raise RecordError(f"game JSON: 'resigned' is {excerpt(resigned)}, "
+                          "expected 'w', 'b' or null")
     replay(moves)
     tags = {k.capitalize(): str(obj[k]) for k in ("white", "black") if obj.get(k)}
     return GameRecord(moves=moves, tags=tags, resigned=resigned)
@@ -177,10 +282,7 @@ def game_from_json(data: str | dict[str, Any]) -> GameRecord:
 
 def position_from_json(data: str | dict[str, Any]) -> dict[int, str]:
     """Stacks by cell from position_to_json output (validated): {cell: 'wbr...'}."""
-    try:
-        obj = json.loads(data) if isinstance(data, str) else data
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"position JSON: {exc.msg} at line {exc.lineno}") from None
+    obj = _load_json("position JSON", data)
     stacks = obj.get("stacks") if isinstance(obj, dict) else None
     if not isinstance(stacks, dict):
         raise RecordError("position JSON: expected an object with a 'stacks' object")
@@ -189,16 +291,17 @@ def position_from_json(data: str | dict[str, Any]) -> dict[int, str]:
         try:
             cell = CELL_NAMES.index(str(name).upper())
         except ValueError:
-            raise RecordError(f"position JSON: {name!r} is not a cell") from None
+            raise RecordError(f"position JSON: {excerpt(name)} is not a cell") from None
         if not isinstance(stack, str) or not stack or set(stack) - set("wbr"):
-            raise RecordError(f"position JSON: stack at {name} is {stack!r}; use 'w','b','r'")
+            raise RecordError(f"position JSON: stack at {name} is {excerpt(stack)}; "
+                              "use 'w','b','r'")
         out[cell] = stack
     return out
 
 
 def load_record_file(text: str) -> GameRecord:
     """A record in any supported form: JSON game, Little Golem record, or a move list."""
-    stripped = text.lstrip()
+    stripped = text.removeprefix(BOM).lstrip()
     if stripped.startswith("{"):
         return game_from_json(stripped)
     return parse_record(text)

@@ -114,11 +114,14 @@ def result_line(game: Game, resigned: str | None) -> str:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     text = read_text(args.file)
+    name = "standard input" if args.file == "-" else args.file
     try:
         record = load_record_file(text)
     except IllegalMoveError as exc:
-        raise IllegalMoveError(f"{args.file}: {exc}", move=exc.move, ply=exc.ply,
+        raise IllegalMoveError(f"{name}: {exc}", move=exc.move, ply=exc.ply,
                                side=exc.side) from None
+    except RecordError as exc:
+        raise RecordError(f"{name}: {exc}") from None
     game = record.game()
     if record.white or record.black:
         print(f"White: {record.white or '?'}  Black: {record.black or '?'}")
