@@ -124,9 +124,8 @@ def _where(body: str, found: re.Match[str], index: int) -> str:
 def parse_record(text: str) -> GameRecord:
     """Read a Little Golem record or a plain move list (numbers like ``12.`` are skipped).
 
-    Raises RecordError naming the line, the token and its position when something is not
-    notation or there is nothing to read, and IllegalMoveError naming the ply when an action
-    is not legal.
+    Raises RecordError naming the line and the token when something is not notation, and
+    IllegalMoveError naming the ply when an action is not legal. No actions: an empty game.
     """
     tags, body = _split_tags(_strip_comments(text))
     moves: list[Move] = []
@@ -161,9 +160,6 @@ def parse_record(text: str) -> GameRecord:
             raise IllegalMoveError(f"record {_where(body, found, index)}: {exc}", move=exc.move,
                                    ply=exc.ply, side=exc.side) from None
         moves.append(move)
-    if not moves and not tags and resigned is None:
-        raise RecordError("empty record: no actions (expected a Little Golem record, a move "
-                          "list or a JSON game)")
     return GameRecord(moves=moves, tags=tags, resigned=resigned)
 
 
@@ -300,8 +296,16 @@ def position_from_json(data: str | dict[str, Any]) -> dict[int, str]:
 
 
 def load_record_file(text: str) -> GameRecord:
-    """A record in any supported form: JSON game, Little Golem record, or a move list."""
+    """A record in any supported form: JSON game, Little Golem record, or a move list.
+
+    A file with nothing in it (no action, no tag: empty, blank, comments only) is a
+    RecordError, not the empty board.
+    """
     stripped = text.removeprefix(BOM).lstrip()
     if stripped.startswith("{"):
         return game_from_json(stripped)
-    return parse_record(text)
+    record = parse_record(text)
+    if not record.moves and not record.tags and record.resigned is None:
+        raise RecordError("empty record: no actions (expected a Little Golem record, a move "
+                          "list or a JSON game)")
+    return record

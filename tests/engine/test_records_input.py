@@ -48,7 +48,7 @@ def test_comment_lines_are_accepted() -> None:
 def test_line_numbers_survive_comments_and_tags() -> None:
     text = "# comment\nWhite [Ann]\nBlack [Bob\n  Smith]\nc3 d3\nzz"
     with pytest.raises(RecordError, match=r"^line 6, token 3 'zz'"):
-        parse_record(text)
+        load_record_file(text)
 
 
 @pytest.mark.parametrize("text", ["", "   \n\t\n", "\ufeff", "# only a comment\n", "1. 2. 3."])
