@@ -1,0 +1,230 @@
+"""The computer on the real table: it chooses, the LEDs show it, a person carries it out.
+
+:class:`Opponent` is attached to a TableController (``ctl.opponent``) and called from small
+hooks there: after every event (choose when a computer is to act, keep external programs in
+step), before a commit (a computer's action must be the one it chose), when the view is
+composed (``suggest`` on the cell to place, or on source and destination) and on ``hint``.
+
+- The suggested action commits as usual when the person carries it out.
+- A different legal action is never accepted: it is a mismatch that lights the cells the person
+  changed and the suggested action, until the board is put back.
+- ``hint`` shows the best action for the side to act within a node budget (about one second on
+  a Pi 4) and the stacks it would cut off (``remove``, blinking), until the position changes.
+- A computer player that fails (a crashed, hung or cheating program, or one that cannot follow a
+  take-back) is dropped with a message: its side is played by hand; the game goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from controller.players import (
+    ExternalPlayer,
+    Player,
+    PlayerError,
+    check_spec,
+    is_human,
+    make_player,
+)
+from engine.analysis import Analysis, analyse
+from engine.errors import DvonnError
+from engine.game import Game
+from engine.geometry import CELL_NAMES
+from engine.move import Move
+from engine.search import Limits, Searcher
+
+if TYPE_CHECKING:
+    from controller.session import TableController
+
+Clock = Callable[[], float]
+#: A hint's budget: about a second on a Pi 4 (some 3,000 nodes a second there), capped in time.
+HINT_NODES = 2500
+HINT_SECONDS = 1.0
+_SIDE = {"w": "White", "b": "Black"}
+
+
+class Opponent:
+    """The computer players of one table (``human`` sides are played by people)."""
+
+    def __init__(self, white: str = "human", black: str = "human", *, seed: int = 0,
+                 move_time: float | None = None, hint_nodes: int = HINT_NODES,
+                 hint_seconds: float = HINT_SECONDS, clock: Clock = time.monotonic) -> None:
+        self.specs = {"w": check_spec(white), "b": check_spec(black)}
+        self.seed = seed
+        self.move_time = move_time
+        self.clock = clock
+        self.players: dict[str, Player | None] = {"w": None, "b": None}
+        for side, spec in self.specs.items():
+            if not is_human(spec):
+                self.players[side] = make_player(spec, seed=seed + (side == "b"),
+                                                 move_time=move_time, clock=clock)
+        self.hint_limits = Limits(nodes=hint_nodes, time=hint_seconds)
+        self._hint_searcher = Searcher(seed=seed, clock=clock)
+        self.pending: Move | None = None  # the computer's action for the current position
+        self._pending_at: tuple[int, int] | None = None
+        self.hint: Analysis | None = None
+        self._hint_at: tuple[int, int] | None = None
+        self.expected: Move | None = None  # set while a refused action is on the table
+        self.note = ""
+        # What each external program has been told (its own actions and the other side's).
+        self._told: dict[str, list[Move]] = {"w": [], "b": []}
+        self._started: dict[str, bool] = {"w": False, "b": False}
+
+    # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def _key(game: Game) -> tuple[int, int]:
+        return game.ply, game.zobrist
+
+    def computer(self, game: Game) -> Player | None:
+        """The computer player to act now, or None (a person acts, or the game is over)."""
+        if game.is_over():
+            return None
+        return self.players[game.turn]
+
+    def _drop(self, side: str, error: DvonnError) -> None:
+        player = self.players[side]
+        self.players[side] = None
+        if player is not None:
+            player.close()
+        self.note = f"{_SIDE[side]}'s computer stopped ({error}); {_SIDE[side]} plays by hand"
+
+    # ------------------------------------------------------------------ hooks
+    def update(self, ctl: TableController) -> None:
+        """After every event: keep external programs in step; choose when a computer acts."""
+        game = ctl.game
+        for side in ("w", "b"):
+            if self.players[side] is not None:
+                self._sync(side, game)
+        key = self._key(game)
+        if self._pending_at != key:
+            self.pending = None
+            self._pending_at = None
+        if self._hint_at is not None and self._hint_at != key:
+            self.hint = None
+            self._hint_at = None
+        player = self.computer(game)
+        if player is None or self.pending is not None:
+            return
+        side = game.turn
+        try:
+            move = player.choose(game.copy())
+        except DvonnError as exc:
+            self._drop(side, exc)
+            return
+        self.pending = move
+        self._pending_at = key
+
+    def _sync(self, side: str, game: Game) -> None:
+        """Tell an external program the other side's new actions and read back the passes it
+        sends by itself. A take-back or a resumed game cannot be told: that program is
+        dropped (unless the game starts afresh)."""
+        player = self.players[side]
+        if player is None or not isinstance(player, ExternalPlayer):
+            return  # built-in players read the position; they need no telling
+        moves = game.move_stack
+        told = self._told[side]
+        if not self._started[side] or moves[:len(told)] != told:
+            if game.ply != 0:
+                self._drop(side, PlayerError("it cannot follow a take-back or a resumed game"))
+                return
+            try:
+                player.new_game(side)
+            except DvonnError as exc:
+                self._drop(side, exc)
+                return
+            self._started[side] = True
+            self._told[side] = told = []
+        try:
+            for i in range(len(told), len(moves)):
+                move = moves[i]
+                if _mover(i) != side:
+                    player.observe(game, move)
+                elif move.is_pass:  # the table passed for it; it sends its PASS by itself
+                    before = game.copy()
+                    while before.ply > i:
+                        before.pop()
+                    player.choose(before)
+                told.append(move)
+        except DvonnError as exc:
+            self._drop(side, exc)
+
+    def refuse(self, ctl: TableController, moves: list[Move], back: int) -> Move | None:
+        """Before a commit of ``moves`` (after taking ``back`` actions back): the computer's
+        action where the person did something else, else None (the commit may go ahead)."""
+        if back or not moves:
+            self.expected = None
+            return None
+        game = ctl.game
+        if self.computer(game) is not None and self._pending_at != self._key(game):
+            self.update(ctl)  # a person was quicker than the first event after the last action
+        if self.computer(game) is None or self.pending is None:
+            self.expected = None
+            return None
+        if moves[0] != self.pending:
+            self.expected = self.pending
+            return self.pending
+        self.expected = None
+        return None
+
+    def on_hint(self, ctl: TableController) -> Analysis | None:
+        """The hint button: analyse the position for the side to act (node budget)."""
+        game = ctl.game
+        if game.is_over():
+            self.hint = None
+            return None
+        self.hint = analyse(game.copy(), self.hint_limits, searcher=self._hint_searcher)
+        self._hint_at = self._key(game)
+        return self.hint
+
+    # ------------------------------------------------------------------ view
+    def roles(self, ctl: TableController, lifted: int | None) -> tuple[dict[int, str], int]:
+        """Roles to show over the guide's (and cells to blink): the computer's action, or a
+        hint with the stacks it would cut off. ``lifted``: the source a hand holds, if any."""
+        roles: dict[int, str] = {}
+        blink = 0
+        game = ctl.game
+        move = self.expected or (self.pending if self._pending_at == self._key(game) else None)
+        if move is None and self.hint is not None and self._hint_at == self._key(game):
+            move = self.hint.best
+            for cut in self.hint.cuts:
+                roles[cut.cell] = "remove"
+                blink |= 1 << cut.cell
+        if move is None or move.target is None:
+            return roles, blink
+        if move.source is None:
+            roles[move.target] = "suggest"
+        elif lifted is None or lifted == move.source:
+            if lifted is None:
+                roles[move.source] = "suggest"
+            roles[move.target] = "suggest"
+        return roles, blink
+
+    def message(self, ctl: TableController) -> str:
+        """What to tell the players about the computer (may be '')."""
+        game = ctl.game
+        parts = [self.note] if self.note else []
+        if self.expected is not None:
+            parts.append(f"the computer plays {self.expected}: put the board back and play it")
+        elif self.pending is not None and self._pending_at == self._key(game):
+            parts.append(f"{_SIDE[game.turn]} (computer) plays {self.pending}")
+        elif self.hint is not None and self._hint_at == self._key(game) and self.hint.best:
+            text = f"hint: {self.hint.best} ({self.hint.score:+.1f} pieces)"
+            if self.hint.cuts:
+                text += " cuts off " + " ".join(CELL_NAMES[c.cell] for c in self.hint.cuts)
+            parts.append(text)
+        return " | ".join(parts)
+
+    def close(self) -> None:
+        for player in self.players.values():
+            if player is not None:
+                player.close()
+
+
+def _mover(index: int) -> str:
+    """The side that took action number ``index`` (0-based) of a game."""
+    ply = index
+    if ply < 49:
+        return "w" if ply % 2 == 0 else "b"
+    return "w" if ply % 2 == 1 else "b"
