@@ -3,6 +3,11 @@
 ``table_state(controller)`` gathers what a phone next to the table should show: the position
 (stacks bottom->top per cell), whose turn and what to do, the LED roles, the actions so far,
 the score, and the result. It reads the controller and changes nothing.
+
+Version 2 adds two keys to version 1 (nothing else changed): ``last_move`` (the last stack
+action, passes skipped: ``{"action", "from", "to"}``, ``from`` None for a placement; None
+before the first action) and ``removed`` (the stacks that
+move cut off, cell name -> pieces bottom->top). Readers of version 1 can ignore them.
 """
 
 from __future__ import annotations
@@ -10,10 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from controller.session import TableController
-from engine.geometry import CELL_NAMES, NUM_CELLS
+from engine.game import Game
+from engine.geometry import CELL_NAMES, NUM_CELLS, iter_cells
 
 FORMAT = "dvonn-board/table-state"
-VERSION = 1
+VERSION = 2
 
 
 def table_state(ctl: TableController) -> dict[str, Any]:
@@ -21,6 +27,7 @@ def table_state(ctl: TableController) -> dict[str, Any]:
     game = ctl.game
     view = ctl.view()
     white, black = game.score()
+    last_move, removed = last_step(game)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -40,4 +47,28 @@ def table_state(ctl: TableController) -> dict[str, Any]:
         "message": view.message,
         "hints": ctl.hints,
         "colours": ctl.colours,
+        "last_move": last_move,
+        "removed": removed,
     }
+
+
+def last_step(game: Game) -> tuple[dict[str, str | None] | None, dict[str, str]]:
+    """The last action (passes skipped) and the stacks it cut off, by cell name."""
+    plies = 0
+    for move in reversed(game.move_stack):
+        plies += 1
+        if move.is_pass:
+            continue
+        if move.target is None:  # pragma: no cover - passes are skipped above
+            return None, {}
+        if move.source is None:
+            return {"action": str(move), "from": None, "to": CELL_NAMES[move.target]}, {}
+        before = game.copy()
+        for _ in range(plies):
+            before.pop()
+        stacks = before.stacks()
+        cut = before.push(move)
+        return ({"action": str(move), "from": CELL_NAMES[move.source],
+                 "to": CELL_NAMES[move.target]},
+                {CELL_NAMES[c]: stacks[c] for c in iter_cells(cut)})
+    return None, {}

@@ -22,6 +22,8 @@ from engine.errors import DvonnError
 
 def register(sub: Any) -> None:
     """Add demo, play and replay-sensors."""
+    from controller.cli.web import add_web_option
+
     p = sub.add_parser("replay-sensors", help="feed a sensor log through the controller")
     p.add_argument("log", help="JSON Lines sensor log")
     p.add_argument("--trace", action="store_true", help="JSON lines of roles/prompts on stderr")
@@ -39,12 +41,14 @@ def register(sub: Any) -> None:
                    help="feed snapshots directly instead of through the emulated board")
     p.add_argument("--record", help="write the sensor log to this file")
     p.add_argument("--journal", help="store (and resume) the game in this journal file")
+    add_web_option(p)
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("play", help="the real table, backends from the config file")
     p.add_argument("--config", help="config file (TOML)")
     p.add_argument("--record", help="write the sensor log to this file")
     p.add_argument("--journal", help="journal file (default: from the config)")
+    add_web_option(p)
     p.set_defaults(func=cmd_play)
 
 
@@ -98,7 +102,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
     opts = DemoOptions(fast=args.fast, seed=args.seed, players=args.players,
                        noise=not args.no_noise, direct=args.direct, record=args.record,
                        journal=args.journal)
-    result = run_demo(opts, sys.stdout)
+    if args.web:
+        from controller.cli.web import start_web_view
+
+        opts.web = start_web_view(args.web)
+    try:
+        result = run_demo(opts, sys.stdout)
+    finally:
+        if opts.web is not None:
+            opts.web.stop()
     return 0 if result.over else 1
 
 
@@ -170,6 +182,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         if backend == "camera":
             camera.heights_provider = lambda: [len(s) for s in ctl.game.stacks()]
             sources[0] = PlacementTeacher(camera, ctl)
+        if args.web:
+            from controller.cli.web import start_web_view
+
+            web = start_web_view(args.web, camera=camera if backend == "camera" else None,
+                                 palette=cfg.palette)
+            closers.append(web)
+            sources.append(web.attach(ctl, clock))
         recorder = LogRecorder(args.record) if args.record else None
         if recorder is not None:
             closers.append(recorder)

@@ -1,0 +1,132 @@
+"""Between the controller's thread and the web server's: states out, commands in.
+
+:class:`Publisher` listens to the TableController (``ctl.listeners``) and publishes its
+``table_state`` to a :class:`~controller.web.hub.StateHub` whenever it changed.
+
+:class:`Inbox` carries commands from the web server (control buttons, virtual-table clicks)
+to the thread that drives the controller: the server puts a :class:`Command` and waits for
+its future; the driving thread takes it in a source's ``poll`` and answers after the
+controller has handled what came of it. The controller is never touched from the server.
+
+:class:`ControlSource` is the runner Source for the buttons: each command becomes a
+ButtonEvent (``new`` as a long press: a page asks the player before it sends it).
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.publish import table_state
+from controller.session import TableController
+from controller.web.hub import StateHub
+from hardware.clock import Clock
+from hardware.events import BUTTONS, ButtonEvent, SensorEvent
+
+#: The control names a page may post (the table's buttons) besides the virtual table's clicks.
+CONTROLS = BUTTONS
+
+
+@dataclass
+class Command:
+    """A request from a page: ``name`` (a button, or 'click') and its argument."""
+
+    name: str
+    arg: str = ""
+    seat: str = ""  # 'w' or 'b' when the page plays one side only
+    future: Future[dict[str, Any]] = field(default_factory=Future)
+
+    def answer(self, ok: bool, detail: str = "") -> None:
+        if not self.future.done():
+            self.future.set_result({"ok": ok, "detail": detail})
+
+
+class Publisher:
+    """Publishes the controller's state to ``hub`` when it changed (a controller listener).
+
+    ``overlay`` may amend the state before it goes out (the virtual table shows a stack in
+    the hand that the controller has not been told about yet)."""
+
+    def __init__(self, hub: StateHub,
+                 overlay: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> None:
+        self.hub = hub
+        self.overlay = overlay
+        self.last: dict[str, Any] | None = None
+        self.published = 0
+
+    def attach(self, ctl: TableController) -> None:
+        """Listen to ``ctl`` and publish its state now."""
+        if self not in ctl.listeners:
+            ctl.listeners.append(self)
+        self(ctl)
+
+    def __call__(self, ctl: TableController) -> None:
+        state = table_state(ctl)
+        if self.overlay is not None:
+            state = self.overlay(state)
+        if state != self.last:
+            self.last = state
+            self.hub.publish(state)
+            self.published += 1
+
+
+class Inbox:
+    """A thread-safe queue of commands, answered by the thread that drives the controller."""
+
+    def __init__(self) -> None:
+        self._queue: queue.Queue[Command] = queue.Queue()
+
+    def put(self, command: Command) -> Future[dict[str, Any]]:
+        self._queue.put(command)
+        return command.future
+
+    def get(self, timeout: float = 0.0) -> Command | None:
+        """The next command, waiting up to ``timeout`` seconds (0: only what is there)."""
+        try:
+            if timeout > 0:
+                return self._queue.get(timeout=timeout)
+            return self._queue.get_nowait()
+        except queue.Empty:
+            return None
+
+    def refuse_all(self, detail: str) -> None:
+        while (cmd := self.get()) is not None:
+            cmd.answer(False, detail)
+
+
+class ControlSource:
+    """A runner Source: the page's buttons as ButtonEvents (answered once they were fed).
+
+    A command is answered on the poll after the one that returned its event, i.e. after the
+    runner fed it to the controller. ``click`` commands are refused here: only a virtual
+    table (:mod:`controller.web.virtual`) takes them.
+    """
+
+    def __init__(self, inbox: Inbox, clock: Clock) -> None:
+        self.inbox = inbox
+        self.clock = clock
+        self._fed: list[Command] = []
+
+    def poll(self, timeout: float = 0.0) -> list[SensorEvent]:
+        for fed in self._fed:
+            fed.answer(True, fed.name)
+        self._fed = []
+        events: list[SensorEvent] = []
+        while (cmd := self.inbox.get(timeout if not events else 0.0)) is not None:
+            event = self.event_for(cmd)
+            if event is not None:
+                events.append(event)
+                self._fed.append(cmd)
+            if len(events) >= 8:
+                break
+        return events
+
+    def event_for(self, cmd: Command) -> SensorEvent | None:
+        """The ButtonEvent for a button command (None and the command answered otherwise)."""
+        if cmd.name in CONTROLS:
+            return ButtonEvent(self.clock.now(), cmd.name, cmd.name == "new")
+        cmd.answer(False, "this table has no virtual board: move the pieces on the table")
+        return None

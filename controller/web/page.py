@@ -1,0 +1,144 @@
+"""The page (``GET /``): HTML with the board as SVG drawn from the engine's geometry.
+
+Each of the 49 spaces is a ``<g>`` carrying ``data-cell`` (its name), ``data-stack`` (its
+pieces bottom->top as ``w``/``b``/``r``, empty when empty) and ``data-role`` (its LED role
+from the state, or empty); the action list is ``<ol id="actions">``, one ``<li>`` an action.
+The server fills them from the current state, so the page is right before its script runs;
+``static/app.js`` then keeps them in step with the event stream and draws the stacks. No
+build step, nothing fetched from outside the table's own server.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+from typing import Any
+
+from controller.config import DEFAULT_PALETTE
+from engine.geometry import CELL_NAMES, NUM_CELLS, cell_xy
+
+PITCH = 60.0  # SVG units between adjacent centres
+RADIUS = PITCH / math.sqrt(3)  # centre to corner of a hexagon that touches its neighbours
+
+
+def cell_positions() -> list[tuple[str, float, float]]:
+    """(name, x, y) of every cell in SVG units, row 1 at the bottom (nearest White)."""
+    out = []
+    for c in range(NUM_CELLS):
+        x, y = cell_xy(c, PITCH)
+        out.append((CELL_NAMES[c], round(x, 2), round(-y, 2)))
+    return out
+
+
+def hexagon(pointy: bool = True, scale: float = 0.97) -> str:
+    """The points of a hexagon around (0, 0): pointy-top when rows run left to right."""
+    r = RADIUS * scale
+    start = 30 if pointy else 0
+    pts = []
+    for k in range(6):
+        a = math.radians(start + 60 * k)
+        pts.append(f"{r * math.cos(a):.2f},{r * math.sin(a):.2f}")
+    return " ".join(pts)
+
+
+def _json_for_script(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+
+
+def _board_svg(state: dict[str, Any] | None) -> str:
+    stacks = (state or {}).get("stacks") or {}
+    roles = (state or {}).get("roles") or {}
+    positions = cell_positions()
+    xs = [x for _, x, _ in positions]
+    ys = [y for _, _, y in positions]
+    pad = RADIUS + 4
+    view = (f"{min(xs) - pad:.1f} {min(ys) - pad:.1f} "
+            f"{max(xs) - min(xs) + 2 * pad:.1f} {max(ys) - min(ys) + 2 * pad:.1f}")
+    hexpts = hexagon(True)
+    cells = []
+    for name, x, y in positions:
+        stack = stacks.get(name, "")
+        role = roles.get(name, "")
+        cells.append(
+            f'<g class="cell" data-cell="{name}" data-stack="{html.escape(stack)}" '
+            f'data-role="{html.escape(role)}" transform="translate({x} {y})" '
+            f'role="button" aria-label="{name}">'
+            f'<polygon class="hex" points="{hexpts}"/>'
+            f'<polygon class="glow" points="{hexpts}"/>'
+            f'<text class="name" y="{RADIUS * 0.74:.1f}">{name}</text>'
+            f'<g class="pile"></g></g>')
+    return (f'<svg id="board" viewBox="{view}" xmlns="http://www.w3.org/2000/svg" '
+            f'preserveAspectRatio="xMidYMid meet">'
+            f'<g id="cells">{"".join(cells)}</g><g id="marks"></g></svg>')
+
+
+def render_page(state_json: str | None, *, info: dict[str, Any],
+                palette: dict[str, tuple[int, int, int]] | None = None,
+                title: str = "dvonn-board", notice: str = "") -> str:
+    """The whole page for the current state (JSON text as published, or None)."""
+    state = json.loads(state_json) if state_json else None
+    colours = dict(DEFAULT_PALETTE)
+    colours.update(palette or {})
+    css_vars = "".join(f"--role-{k}:rgb({r},{g},{b});" for k, (r, g, b) in colours.items())
+    config = {"info": info, "cells": cell_positions(), "radius": RADIUS,
+              "hex": {"pointy": hexagon(True), "flat": hexagon(False)}, "state": state}
+    actions = "".join(f"<li>{html.escape(a)}</li>" for a in (state or {}).get("actions", []))
+    message = html.escape((state or {}).get("message", "waiting for the table…"))
+    mode = "virtual" if info.get("virtual") else "table"
+    who = "paired" if info.get("paired") else "spectator"
+    return _TEMPLATE.format(
+        title=html.escape(title), css_vars=css_vars, board=_board_svg(state), actions=actions,
+        message=message, config=_json_for_script(config), mode=mode, who=who,
+        notice=html.escape(notice), notice_hidden="" if notice else " hidden")
+
+
+_TEMPLATE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<meta name="color-scheme" content="light dark">
+<title>{title}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/static/style.css">
+<style>:root{{{css_vars}}}</style>
+</head>
+<body class="{mode} {who}">
+<header>
+  <span class="brand">DVONN</span>
+  <span id="turn" class="turn"></span>
+  <span id="live" class="live" title="live updates">●</span>
+</header>
+<main>
+  <section class="board-wrap">{board}</section>
+  <section class="panel">
+    <p id="notice" class="notice"{notice_hidden}>{notice}</p>
+    <p id="message" class="message">{message}</p>
+    <p id="result" class="result" hidden></p>
+    <div id="score" class="score">
+      <span class="side w"><i></i><b id="name-w">White</b> <span id="score-w">0</span></span>
+      <span class="side b"><i></i><b id="name-b">Black</b> <span id="score-b">0</span></span>
+    </div>
+    <div id="controls" class="controls" hidden>
+      <label id="seat-label" hidden>I play
+        <select id="seat"><option value="">both</option><option value="w">White</option>
+        <option value="b">Black</option></select></label>
+      <button type="button" data-control="confirm">Confirm</button>
+      <button type="button" data-control="next">Next</button>
+      <button type="button" data-control="undo">Undo</button>
+      <button type="button" data-control="hint">Hint</button>
+      <button type="button" data-control="new">New game</button>
+      <button type="button" id="share" data-control="share">Share hints</button>
+    </div>
+    <p id="spectator" class="spectator" hidden>Spectator view: read-only.</p>
+    <figure id="camera-box" hidden><img id="camera" alt="the camera's view"></figure>
+    <h2>Actions</h2>
+    <ol id="actions" class="actions">{actions}</ol>
+  </section>
+</main>
+<script id="config" type="application/json">{config}</script>
+<script src="/static/app.js"></script>
+</body>
+</html>
+"""

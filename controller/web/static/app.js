@@ -1,0 +1,283 @@
+/* dvonn-board live view: keeps the server-drawn board in step with /api/events (SSE).
+   No build step, no library: plain DOM and SVG. The contract outside tests rely on:
+   [data-cell] (49), data-stack (bottom->top, w/b/r), data-role (from /api/state), #actions. */
+(function () {
+  "use strict";
+  var cfg = JSON.parse(document.getElementById("config").textContent);
+  var info = cfg.info;
+  var SVGNS = "http://www.w3.org/2000/svg";
+  var R = cfg.radius;
+  var board = document.getElementById("board");
+  var marks = document.getElementById("marks");
+  var cells = {};
+  var names = [];
+  var pos = {};
+  var state = null;
+  var seq = 0;
+  var orientation = "";
+  var PIECE = { w: ["#f3eee0", "#6f675a"], b: ["#242424", "#9a9a9a"], r: ["#c8322b", "#5e0f0b"] };
+  var SIDE = { w: "White", b: "Black" };
+
+  Array.prototype.forEach.call(document.querySelectorAll("[data-cell]"), function (g) {
+    cells[g.getAttribute("data-cell")] = g;
+    names.push(g.getAttribute("data-cell"));
+  });
+
+  function el(tag, attrs, text) {
+    var e = document.createElementNS(SVGNS, tag);
+    for (var k in attrs) { e.setAttribute(k, attrs[k]); }
+    if (text !== undefined) { e.textContent = text; }
+    return e;
+  }
+
+  /* ---------------------------------------------------------------- layout */
+  function layout() {
+    var portrait = window.innerHeight > window.innerWidth * 1.15 && window.innerWidth < 760;
+    var o = portrait ? "portrait" : "landscape";
+    if (o === orientation) { return; }
+    orientation = o;
+    document.body.setAttribute("data-orientation", o);
+    var minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    cfg.cells.forEach(function (c) {
+      // portrait: the landscape board turned a quarter clockwise (row 1 on the left, A on top)
+      var x = portrait ? -c[2] : c[1], y = portrait ? c[1] : c[2];
+      pos[c[0]] = [x, y];
+      minX = Math.min(minX, x); maxX = Math.max(maxX, x);
+      minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+      var g = cells[c[0]];
+      g.setAttribute("transform", "translate(" + x + " " + y + ")");
+      var pts = portrait ? cfg.hex.flat : cfg.hex.pointy;
+      Array.prototype.forEach.call(g.querySelectorAll("polygon"), function (p) {
+        p.setAttribute("points", pts);
+      });
+    });
+    var pad = R + 4;
+    board.setAttribute("viewBox", [minX - pad, minY - pad, maxX - minX + 2 * pad,
+      maxY - minY + 2 * pad].join(" "));
+    drawMarks();
+  }
+
+  /* ---------------------------------------------------------------- stacks */
+  function drawPile(g, stack) {
+    var pile = g.querySelector(".pile");
+    if (pile.getAttribute("data-drawn") === stack) { return; }
+    pile.setAttribute("data-drawn", stack);
+    while (pile.firstChild) { pile.removeChild(pile.firstChild); }
+    var n = stack.length;
+    if (!n) { return; }
+    var rx = R * 0.56, ry = R * 0.21, room = R * 0.66, base = R * 0.3;
+    var step = n > 1 ? Math.min(R * 0.17, room / (n - 1)) : 0;
+    for (var i = 0; i < n; i++) {
+      var colours = PIECE[stack[i]] || PIECE.w;
+      var cy = base - i * step;
+      pile.appendChild(el("ellipse", { cx: 0, cy: (cy + Math.min(step, R * 0.08)).toFixed(2),
+        rx: rx, ry: ry, fill: colours[1] }));
+      pile.appendChild(el("ellipse", { cx: 0, cy: cy.toFixed(2), rx: rx, ry: ry,
+        fill: colours[0], stroke: colours[1], "stroke-width": 1.1, "class": "piece " + stack[i] }));
+    }
+    var top = stack[n - 1];
+    if (n > 1) {
+      pile.appendChild(el("text", { "class": "height", x: 0, y: (base - (n - 1) * step + R * 0.12).toFixed(2),
+        fill: top === "b" || top === "r" ? "#fff" : "#111" }, String(n)));
+    }
+    var title = el("title", {}, g.getAttribute("data-cell") + ": " + n + (n === 1 ? " piece " : " pieces ") +
+      "(bottom to top " + stack.split("").join(" ") + ")");
+    pile.appendChild(title);
+  }
+
+  function drawMarks() {
+    while (marks.firstChild) { marks.removeChild(marks.firstChild); }
+    if (!state) { return; }
+    var last = state.last_move;
+    if (last && last.to && pos[last.to]) {
+      var t = pos[last.to];
+      if (last.from && pos[last.from]) {
+        var f = pos[last.from];
+        marks.appendChild(el("line", { "class": "arrow", x1: f[0], y1: f[1], x2: t[0], y2: t[1] }));
+        marks.appendChild(el("circle", { "class": "from", cx: f[0], cy: f[1], r: R * 0.22 }));
+      }
+      marks.appendChild(el("circle", { "class": "to", cx: t[0], cy: t[1], r: R * 0.84 }));
+    }
+    var removed = state.removed || {};
+    Object.keys(removed).forEach(function (name) {
+      var p = pos[name];
+      if (!p) { return; }
+      var g = el("g", { "class": "removed", transform: "translate(" + p[0] + " " + p[1] + ")" });
+      g.appendChild(el("circle", { r: R * 0.55 }));
+      g.appendChild(el("path", { d: "M-8,-8L8,8M8,-8L-8,8" }));
+      g.appendChild(el("title", {}, name + ": removed " + removed[name]));
+      marks.appendChild(g);
+    });
+  }
+
+  /* ---------------------------------------------------------------- state */
+  function text(id, value) {
+    var e = document.getElementById(id);
+    if (e.textContent !== value) { e.textContent = value; }
+  }
+
+  function render(s) {
+    state = s;
+    var stacks = s.stacks || {}, roles = s.roles || {}, blink = {};
+    (s.blink || []).forEach(function (n) { blink[n] = true; });
+    names.forEach(function (name) {
+      var g = cells[name];
+      var stack = stacks[name] || "", role = roles[name] || "";
+      if (g.getAttribute("data-stack") !== stack) { g.setAttribute("data-stack", stack); }
+      if (g.getAttribute("data-role") !== role) { g.setAttribute("data-role", role); }
+      g.classList.toggle("blink", !!blink[name]);
+      drawPile(g, stack);
+    });
+    drawMarks();
+    var list = document.getElementById("actions");
+    var actions = s.actions || [];
+    var items = list.children;
+    for (var i = 0; i < actions.length; i++) {
+      if (i < items.length) {
+        if (items[i].textContent !== actions[i]) { items[i].textContent = actions[i]; }
+      } else {
+        var li = document.createElement("li");
+        li.textContent = actions[i];
+        list.appendChild(li);
+      }
+    }
+    while (list.children.length > actions.length) { list.removeChild(list.lastChild); }
+    if (actions.length && list.lastChild) { list.lastChild.scrollIntoView({ block: "nearest" }); }
+    var players = s.players || {};
+    text("name-w", players.white || "White");
+    text("name-b", players.black || "Black");
+    var score = s.score || {};
+    text("score-w", String(score.white || 0));
+    text("score-b", String(score.black || 0));
+    var turn;
+    if (s.phase === "over") {
+      turn = "Game over";
+    } else if (s.phase === "placing") {
+      turn = SIDE[s.turn] + " to place " + (s.piece_to_place === "r" ? "a DVONN piece" : "a piece");
+    } else {
+      turn = SIDE[s.turn] + " to move";
+    }
+    text("turn", turn);
+    // the message without what the header already says (whose turn)
+    var message = (s.message || "").split(" | ").filter(function (part) {
+      return part !== turn;
+    }).join(" | ");
+    document.body.setAttribute("data-turn", s.phase === "over" ? "" : s.turn);
+    text("message", message);
+    var result = document.getElementById("result");
+    if (s.winner) {
+      var w = score.white || 0, b = score.black || 0;
+      result.textContent = s.winner === "tie" ? "Tie, " + w + " to " + b :
+        (s.winner === "w" ? (players.white || "White") : (players.black || "Black")) +
+        " wins, " + Math.max(w, b) + " to " + Math.min(w, b);
+      result.hidden = false;
+    } else {
+      result.hidden = true;
+    }
+    document.body.setAttribute("data-ply", String(s.ply));
+    document.body.setAttribute("data-game", String(s.game_id));
+    document.body.setAttribute("data-prompt", s.prompt || "");
+    window.dvonn.state = s;
+  }
+
+  /* ---------------------------------------------------------------- live updates */
+  var source = null;
+  function live(on) {
+    document.getElementById("live").classList.toggle("on", on);
+  }
+  function connect() {
+    if (source) { source.close(); }
+    source = new EventSource("/api/events");
+    source.addEventListener("state", function (ev) {
+      seq = Number(ev.lastEventId) || seq + 1;
+      render(JSON.parse(ev.data));
+      document.body.setAttribute("data-seq", String(seq));
+    });
+    source.onopen = function () { live(true); };
+    source.onerror = function () {
+      live(false);
+      if (source.readyState === 2) { setTimeout(connect, 1000); }  // closed: start again
+    };
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && (!source || source.readyState === 2)) { connect(); }
+  });
+
+  /* ---------------------------------------------------------------- control (paired only) */
+  var queue = Promise.resolve();
+  function notice(msg) {
+    var n = document.getElementById("notice");
+    n.textContent = msg;
+    n.hidden = !msg;
+  }
+  function post(path) {
+    queue = queue.then(function () {
+      return fetch(path, { method: "POST", credentials: "same-origin" }).then(function (r) {
+        return r.json().then(function (body) {
+          notice(r.ok ? "" : (body.detail || ("refused (" + r.status + ")")));
+          return body;
+        });
+      }).catch(function () { notice("the table did not answer"); });
+    });
+    return queue;
+  }
+  function seat() {
+    var sel = document.getElementById("seat");
+    return sel ? sel.value : "";
+  }
+  if (info.paired) {
+    document.getElementById("controls").hidden = false;
+    Array.prototype.forEach.call(document.querySelectorAll("[data-control]"), function (b) {
+      b.addEventListener("click", function () {
+        var name = b.getAttribute("data-control");
+        if (name === "new" && !window.confirm("Start a new game? This one is closed.")) { return; }
+        if (name === "share") {
+          post("/api/control/share?on=" + (info.share_hints ? "0" : "1")).then(function (body) {
+            if (body && body.ok) { info.share_hints = body.share_hints; shareLabel(); }
+          });
+          return;
+        }
+        post("/api/control/" + name);
+      });
+    });
+    if (info.virtual) {
+      document.getElementById("seat-label").hidden = false;
+      var saved = window.localStorage ? localStorage.getItem("dvonn-seat") : "";
+      if (saved) { document.getElementById("seat").value = saved; }
+      document.getElementById("seat").addEventListener("change", function (ev) {
+        if (window.localStorage) { localStorage.setItem("dvonn-seat", ev.target.value); }
+      });
+      names.forEach(function (name) {
+        cells[name].addEventListener("click", function () {
+          var s = seat();
+          post("/api/control/click/" + name + (s ? "?seat=" + s : ""));
+        });
+      });
+    }
+  } else {
+    document.getElementById("spectator").hidden = false;
+  }
+  function shareLabel() {
+    var b = document.getElementById("share");
+    b.textContent = info.share_hints ? "Hide hints from spectators" : "Share hints with spectators";
+  }
+  shareLabel();
+
+  /* ---------------------------------------------------------------- camera */
+  if (info.camera) {
+    var box = document.getElementById("camera-box"), img = document.getElementById("camera");
+    box.hidden = false;
+    var refresh = function () {
+      if (document.visibilityState !== "visible") { setTimeout(refresh, 1000); return; }
+      img.onload = img.onerror = function () { setTimeout(refresh, 1000); };
+      img.src = "/api/camera.jpg?t=" + Date.now();
+    };
+    refresh();
+  }
+
+  window.dvonn = { state: null, post: post };
+  window.addEventListener("resize", layout);
+  layout();
+  if (cfg.state) { render(cfg.state); }
+  connect();
+})();

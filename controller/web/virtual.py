@@ -1,0 +1,325 @@
+"""The virtual table: the board in the browser is the table, read by a virtual sensor.
+
+:class:`VirtualTable` is a runner Source. It keeps the stacks standing on an imaginary table
+and turns the pages' clicks into what hands would do there: put the next piece down (phase
+1), lift a stack and set it down on a legal landing space (phase 2), take cut-off stacks
+away. Each change is a snapshot (occupancy, like the hall-sensor board) fed to the SAME
+TableController as the real sensors, so placement checks, removal prompts, undo, passes and
+the end of the game work exactly as on the table. When the controller asks for something the
+clicks already said, the table does it by itself, as a player would: the "lift the
+destination and set it back" gesture when a landing is in doubt, restoring the position after
+undo or a new game (mismatch roles), and (unless ``auto_remove`` is off) taking cut-off
+stacks away.
+
+A click on a stack only picks it up in the page (:meth:`VirtualTable.overlay` shows it as
+``source`` and its landing spaces as ``destination``); the lift and the landing reach the
+controller together when the landing space is clicked, like a quick hand. So every move is
+two clicks, even for a stack with one landing space, and a second click on the stack puts it
+back without the controller ever seeing it move.
+
+Computer players: ``agents`` maps a side ('w', 'b') to an :data:`Agent`, a function from a
+copy of the game to the action it plays; it runs in a worker thread and its action is carried
+out on the table like a click. (The AI opponent plugs in here; ``random`` and ``greedy``
+come from :mod:`controller.simhands`.)
+
+Everything here runs in the thread that drives the controller (the runner's); pages reach it
+only through :class:`~controller.web.bridge.Inbox` commands.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from controller.session import TableController
+from controller.web.bridge import CONTROLS, Command, Inbox
+from engine.game import Game
+from engine.geometry import CELL_NAMES, iter_cells, parse_cell
+from engine.move import Move
+from hardware.clock import Clock
+from hardware.events import ButtonEvent, SensorEvent, SnapshotEvent, StatusEvent
+
+#: A computer player: the action to play in (a copy of) ``game``; called in a worker thread.
+Agent = Callable[[Game], Move]
+SIDE_NAMES = {"w": "White", "b": "Black"}
+_MAX_NEXT = 8  # next presses before giving up on choosing a landing by the buttons
+
+
+def builtin_agent(spec: str, seed: int | None = None) -> Agent | None:
+    """The agent for a player spec: None for 'human', else 'random' or 'greedy'."""
+    from controller.simhands import choose_move
+
+    if spec == "human":
+        return None
+    if spec not in ("random", "greedy"):
+        raise ValueError(f"unknown player {spec!r} (human, random, greedy)")
+    rng = random.Random(seed)
+
+    def agent(game: Game) -> Move:
+        return choose_move(game, spec, rng)
+
+    return agent
+
+
+class VirtualTable:
+    """A runner Source: pages' clicks and buttons -> snapshots and ButtonEvents."""
+
+    def __init__(self, ctl: TableController, inbox: Inbox, clock: Clock, *,
+                 auto_remove: bool = True, agents: dict[str, Agent] | None = None) -> None:
+        self.ctl = ctl
+        self.inbox = inbox
+        self.clock = clock
+        self.auto_remove = auto_remove
+        self.agents = dict(agents or {})
+        self.stacks = list(ctl.game.stacks())  # the table shows the (resumed) position
+        self.held: tuple[int, str] | None = None  # (source, stack) in the hand
+        self.picked: int | None = None  # a stack picked up in the page only (see overlay)
+        #: Called when something only the page shows changed (e.g. the web publisher).
+        self.on_change: Callable[[], None] | None = None
+        self._landing: tuple[int, int, int, str] | None = None  # (cell, ply, stage, stack)
+        self._plan: int | None = None  # the computer's landing cell, after its lift
+        self._pending: list[tuple[Command, str]] = []  # answered once the controller saw it
+        self._started = False
+        self._thinking: Future[Move] | None = None
+        self._thinking_at: tuple[int | None, int] = (None, -1)
+        self._executor: ThreadPoolExecutor | None = None
+        self.error = ""
+
+    # ------------------------------------------------------------------ the sensor
+    def cells(self) -> str:
+        """What the virtual sensor reads: 'x' where a stack stands, '.' where none does."""
+        return "".join("x" if s else "." for s in self.stacks)
+
+    def _snap(self) -> list[SensorEvent]:
+        return [SnapshotEvent(self.clock.now(), self.cells())]
+
+    def poll(self, timeout: float = 0.0) -> list[SensorEvent]:
+        """One round: answer what was fed, act by itself if due, else take one command."""
+        for done, detail in self._pending:
+            done.answer(True, detail)
+        self._pending = []
+        events = self._by_itself()
+        if events:
+            return events
+        wait = min(timeout, 0.01) if self._thinking is not None else timeout
+        cmd = self.inbox.get(wait)
+        if cmd is None:
+            return []
+        if cmd.name in CONTROLS:
+            self._pending.append((cmd, cmd.name))
+            return [ButtonEvent(self.clock.now(), cmd.name, cmd.name == "new")]
+        if cmd.name != "click":
+            cmd.answer(False, f"unknown command {cmd.name!r}")
+            return []
+        picked = self.picked
+        stacks = list(self.stacks)
+        refusal = self._click(cmd.arg, cmd.seat)
+        if refusal:
+            cmd.answer(False, refusal)
+            return []
+        if self.picked != picked:
+            self._changed()
+        if stacks == self.stacks:  # only the page saw it (picked up or put back)
+            cmd.answer(True, "done")
+            return []
+        self._pending.append((cmd, "done"))
+        return self._snap()
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+    def overlay(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The published state with the stack picked up in the page: ``source`` on it,
+        ``destination`` on its landing spaces, and what to do in the message."""
+        if self.picked is None:
+            return state
+        source = CELL_NAMES[self.picked]
+        roles = dict(state.get("roles") or {})
+        roles[source] = "source"
+        for c in iter_cells(self.ctl.game.destinations(self.picked)):
+            roles[CELL_NAMES[c]] = "destination"
+        side = SIDE_NAMES[self.ctl.game.turn]
+        return {**state, "roles": roles,
+                "message": f"{side} holds {source}: click where it lands, or {source} to "
+                           "put it back"}
+
+    # ------------------------------------------------------------------ what the controller says
+    def _roles(self, role: str) -> list[int]:
+        return sorted(c for c, r in self.ctl.view().roles.items() if r == role)
+
+    def _restored(self) -> list[str]:
+        """The stacks the position needs (cut-off stacks taken away)."""
+        out = list(self.ctl.game.stacks())
+        for c in self._roles("remove"):
+            out[c] = ""
+        return out
+
+    def _by_itself(self) -> list[SensorEvent]:
+        """What the table does without a click (one step per poll), or []."""
+        ctl = self.ctl
+        if not self._started:
+            self._started = True
+            return self._snap()
+        if self.picked is not None and not self._idle():
+            self.picked = None  # undo, a new game...: the page's pick is void
+            self._changed()
+        if self._roles("mismatch"):  # after undo or a new game: put the position back
+            want = self._restored()
+            self.held = None
+            self._landing = None
+            self._plan = None
+            if want != self.stacks:
+                self.stacks = want
+                return self._snap()
+            return []
+        if self._landing is not None:
+            return self._settle_landing()
+        if self._plan is not None:
+            target, self._plan = self._plan, None
+            if self.held is not None:
+                self._put(target)
+                return self._snap()
+        removable = self._roles("remove")
+        if self.auto_remove and removable and self.held is None:
+            for c in removable:
+                self.stacks[c] = ""
+            return self._snap()
+        return self._computer(ctl)
+
+    def _settle_landing(self) -> list[SensorEvent]:
+        """After a stack was set down: if the controller is still in doubt where it landed,
+        make the gesture on the landing cell, then choose it with next/confirm if needed."""
+        assert self._landing is not None
+        cell, ply, stage, saved = self._landing
+        view = self.ctl.view()
+        if self.ctl.game.ply != ply or not (view.prompt or "source" in view.roles.values()):
+            self._landing = None
+            return []
+        if stage == 0:  # lift the landing stack ...
+            self._landing = (cell, ply, 1, self.stacks[cell])
+            self.stacks[cell] = ""
+            return self._snap()
+        if stage == 1:  # ... and set it back
+            self.stacks[cell] = saved
+            self._landing = (cell, ply, 2, "")
+            return self._snap()
+        if stage - 2 > _MAX_NEXT:
+            self._landing = None
+            self.error = f"could not tell the controller the landing on {CELL_NAMES[cell]}"
+            return [StatusEvent(self.clock.now(), "virtual table", self.error)]
+        self._landing = (cell, ply, stage + 1, "")
+        button = "confirm" if view.roles.get(cell) == "suggest" else "next"
+        return [ButtonEvent(self.clock.now(), button)]
+
+    # ------------------------------------------------------------------ hands
+    def _idle(self) -> bool:
+        view = self.ctl.view()
+        busy = {"mismatch", "remove", "source", "destination", "suggest"}
+        return (self.held is None and self._landing is None and self._plan is None
+                and not view.prompt and not busy & set(view.roles.values()))
+
+    def _click(self, name: str, seat: str) -> str:
+        """Do what a click on cell ``name`` means; '' when done, else why it was refused."""
+        try:
+            cell = parse_cell(name)
+        except ValueError:
+            return f"{name!r} is not a cell"
+        game = self.ctl.game
+        if game.is_over():
+            return "the game is over"
+        removable = self._roles("remove")
+        if cell in removable:  # whoever is at the table takes a cut-off stack away
+            self.stacks[cell] = ""
+            return ""
+        turn = game.turn
+        if seat and seat != turn:
+            return f"it is {SIDE_NAMES[turn]}'s turn"
+        if turn in self.agents:
+            return f"it is the computer's turn ({SIDE_NAMES[turn]})"
+        if self._roles("mismatch") or self._landing is not None or self.held is not None:
+            return "wait: the table is being set right"
+        if game.placing:
+            if self.stacks[cell]:
+                return f"{CELL_NAMES[cell]} is occupied"
+            piece = game.piece_to_place()
+            assert piece is not None
+            self.stacks[cell] = piece
+            return ""
+        if removable:
+            return "take the cut-off stacks away first"
+        source = self.picked
+        if source is not None and cell == source:  # put it back: changed one's mind
+            self.picked = None
+            return ""
+        if source is not None and (game.destinations(source) >> cell) & 1:
+            self.picked = None  # lift now, land on the next poll (after the lift was read)
+            self._lift(source)
+            self._plan = cell
+            return ""
+        if (game.movable() >> cell) & 1:
+            self.picked = cell
+            return ""
+        if source is not None:
+            return f"{CELL_NAMES[cell]} is not a landing space for {CELL_NAMES[source]}"
+        if not self.stacks[cell]:
+            return f"{CELL_NAMES[cell]} is empty"
+        return f"the stack on {CELL_NAMES[cell]} cannot move now"
+
+    def _lift(self, cell: int) -> None:
+        self.held = (cell, self.stacks[cell])
+        self.stacks[cell] = ""
+
+    def _put(self, cell: int) -> None:
+        """Set the held stack down on ``cell``; the landing is then settled by itself."""
+        assert self.held is not None
+        self.stacks[cell] += self.held[1]
+        self.held = None
+        self._landing = (cell, self.ctl.game.ply, 0, "")
+
+    # ------------------------------------------------------------------ computer players
+    def _computer(self, ctl: TableController) -> list[SensorEvent]:
+        game = ctl.game
+        agent = self.agents.get(game.turn)
+        if agent is None or game.is_over() or self.error or not self._idle():
+            self._thinking = None if agent is None else self._thinking
+            return []
+        key = (ctl.game_id, game.ply)
+        if self._thinking is None or self._thinking_at != key:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(1, thread_name_prefix="dvonn-agent")
+            self._thinking = self._executor.submit(agent, game.copy())
+            self._thinking_at = key
+            return []
+        if not self._thinking.done():
+            return []
+        future, self._thinking = self._thinking, None
+        try:
+            move = future.result()
+            legal = move in game.legal_moves()
+        except Exception as exc:  # a broken agent must not stop the table
+            self.error = f"{SIDE_NAMES[game.turn]} (computer) failed: {exc}"
+            return [StatusEvent(self.clock.now(), "computer", self.error)]
+        if not legal:
+            self.error = f"{SIDE_NAMES[game.turn]} (computer) chose {move}, not legal here"
+            return [StatusEvent(self.clock.now(), "computer", self.error)]
+        if move.is_placement:
+            assert move.target is not None
+            piece = game.piece_to_place()
+            assert piece is not None
+            self.stacks[move.target] = piece
+            return self._snap()
+        if move.source is None or move.target is None:  # a pass goes by itself
+            return []
+        self._plan = move.target
+        self._lift(move.source)
+        return self._snap()
+
+    def close(self) -> None:
+        """Stop the computer players' worker (safe twice)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+

@@ -1,0 +1,47 @@
+"""table_state version 2: the last action and the stacks it cut off (version 1 unchanged)."""
+
+from __future__ import annotations
+
+import json
+
+from controller.publish import FORMAT, VERSION, last_step, table_state
+from controller.session import TableController
+from engine.game import Game
+from engine.geometry import CELL_NAMES
+from engine.move import Move
+
+
+def test_version_2_adds_last_move_and_removed_only() -> None:
+    state = json.loads(json.dumps(table_state(TableController())))
+    assert (state["format"], state["version"]) == (FORMAT, VERSION) == (FORMAT, 2)
+    assert state["last_move"] is None and state["removed"] == {}
+    v1 = {"format", "version", "game_id", "players", "ply", "phase", "turn", "piece_to_place",
+          "stacks", "actions", "score", "winner", "roles", "blink", "prompt", "message",
+          "hints", "colours"}
+    assert set(state) == v1 | {"last_move", "removed"}
+
+
+def test_last_step_names_the_move_and_the_stacks_it_cut_off_skipping_passes() -> None:
+    import random
+
+    rng = random.Random(5)
+    seen_removal = seen_pass = False
+    for _ in range(30):
+        game = Game()
+        while not game.is_over():
+            move = rng.choice(game.legal_moves())
+            before = game.stacks()
+            cut = game.push(move)
+            last, removed = last_step(game)
+            if move.is_pass:
+                seen_pass = True
+                continue
+            assert last is not None and last["action"] == str(move)
+            if move.is_placement:
+                assert last["from"] is None and removed == {}
+            else:
+                assert (Move.parse(last["from"] + last["to"])) == move
+                expect = {CELL_NAMES[c]: before[c] for c in range(49) if (cut >> c) & 1}
+                assert removed == expect
+                seen_removal |= bool(removed)
+    assert seen_removal and seen_pass

@@ -1,0 +1,185 @@
+"""Helpers for the web view's tests: servers on loopback, HTTP calls, a headless Chromium.
+
+The browser is Debian's ``chromium`` driven through ``chromium-driver`` by Selenium (``python3
+dev.py test`` installs both when it runs as root). When they are missing the browser tests
+skip with the reason, except in CI (``CI`` set), where they fail: never a silent skip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from controller.debounce import Timing
+from controller.runner import Runner
+from controller.session import TableController
+from controller.simhands import DirectTable
+from controller.web.app import VirtualOptions, WebView, make_virtual_table
+from controller.web.virtual import VirtualTable
+from hardware.clock import FakeClock
+from hardware.events import SnapshotEvent
+
+BROWSER_HINT = ("Debian's chromium and chromium-driver are needed for the page tests: run "
+                "`python3 dev.py test` as root (it installs them), or `apt-get install "
+                "chromium chromium-driver`")
+
+
+def missing(reason: str) -> None:
+    """Skip with ``reason``, or fail when running in CI (a skip there would hide a gap)."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (CI is set: the browser tests must run)")
+    pytest.skip(reason)
+
+
+def chromium_paths() -> tuple[str, str] | None:
+    """(browser, driver) executables, or None when either is missing."""
+    browser = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
+                                "/usr/bin/chromium") if p and os.path.exists(p)), None)
+    driver = next((p for p in (shutil.which("chromedriver"), "/usr/bin/chromedriver",
+                               "/usr/lib/chromium/chromedriver") if p and os.path.exists(p)),
+                  None)
+    return (browser, driver) if browser and driver else None
+
+
+def new_browser(width: int = 1200, height: int = 900) -> Any:
+    """A headless Chromium under Selenium (skips, or fails in CI, when there is none)."""
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        missing("selenium is not installed: run `python3 dev.py test` (installs .[test])")
+        raise
+    paths = chromium_paths()
+    if paths is None:
+        missing(BROWSER_HINT)
+        raise AssertionError("unreachable")
+    options = webdriver.ChromeOptions()
+    options.binary_location = paths[0]
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-extensions", "--no-first-run", f"--window-size={width},{height}"):
+        options.add_argument(arg)
+    return webdriver.Chrome(options=options, service=Service(paths[1]))
+
+
+# ---------------------------------------------------------------------------------- HTTP
+def http(url: str, method: str = "GET", token: str | None = None,
+         timeout: float = 5.0) -> tuple[int, bytes, dict[str, str]]:
+    """(status, body, headers) of one request; HTTP errors are answers, not exceptions."""
+    headers = {"X-Dvonn-Token": token} if token else {}
+    req = urllib.request.Request(url, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, r.read(), dict(r.headers)
+    except urllib.error.HTTPError as e:
+        return e.code, e.read(), dict(e.headers)
+
+
+def get_json(url: str, token: str | None = None) -> Any:
+    status, body, _ = http(url, token=token)
+    assert status == 200, (url, status, body)
+    return json.loads(body)
+
+
+# ---------------------------------------------------------------------------------- tables
+class SimTable:
+    """A simulated physical table (DirectTable, occupancy sensors, FakeClock) whose Runner
+    the test drives from its own thread, served by a WebView on loopback."""
+
+    def __init__(self, web: WebView) -> None:
+        self.clock = FakeClock()
+        self.table = DirectTable()
+        self.ctl = TableController(timing=Timing())
+        self.web = web
+        self.controls = web.attach(self.ctl, self.clock)
+        self.runner = Runner(self.ctl, sources=[self.controls], clock=self.clock,
+                             frame_interval=None)
+        self.settle()
+
+    def settle(self) -> None:
+        """Read the table now and let the readings become stable (0.6 s on the fake clock)."""
+        self.runner.feed([SnapshotEvent(self.clock.now(), self.table.cells())])
+        self.clock.advance(0.6)
+        self.runner.feed([SnapshotEvent(self.clock.now(), self.table.cells())])
+
+    def step(self) -> None:
+        """One round of the loop: the page's buttons, then the time."""
+        self.runner.step(0.0)
+
+
+@contextmanager
+def sim_table() -> Iterator[SimTable]:
+    web = WebView("127.0.0.1:0")
+    sim = SimTable(web)
+    web.start()
+    try:
+        yield sim
+    finally:
+        web.stop()
+
+
+class VirtualServer:
+    """``dvonn-board web`` in-process: the runner loop in one thread of its own."""
+
+    def __init__(self, opts: VirtualOptions) -> None:
+        self.ctl, self.web, self.table, self.runner = make_virtual_table(opts)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self.error: BaseException | None = None
+
+    def _run(self) -> None:
+        try:
+            self.runner.run(until=self._stop.is_set, poll=0.02)
+        except BaseException as exc:  # reported by stop()
+            self.error = exc
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.web.server.port}"
+
+    @property
+    def pair_url(self) -> str:
+        return f"{self.base}/?token={self.web.token}"
+
+    def start(self) -> VirtualServer:
+        self.web.start()
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
+        self.table.close()
+        self.web.stop()
+        if self.error is not None:
+            raise self.error
+
+
+@contextmanager
+def virtual_server(**kwargs: Any) -> Iterator[VirtualServer]:
+    opts = VirtualOptions(address="127.0.0.1:0", **kwargs)
+    server = VirtualServer(opts).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def click(server: VirtualServer, cell: str, seat: str = "") -> tuple[int, dict[str, Any]]:
+    """POST a virtual-table click with the token; (status, answer)."""
+    query = f"?seat={seat}" if seat else ""
+    status, body, _ = http(f"{server.base}/api/control/click/{cell}{query}", "POST",
+                           token=server.web.token)
+    return status, json.loads(body)
+
+
+__all__ = ["VirtualTable", "click", "get_json", "http", "missing", "new_browser", "sim_table",
+           "virtual_server"]
