@@ -8,6 +8,7 @@ once. The ``[leds]`` table of the config file picks backend, layout and limits.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -66,6 +67,13 @@ def _cmd_test(args: argparse.Namespace) -> int:
     return run_test(args)
 
 
+def _sensor_board_link(cfg: Any, clock: Clock) -> Any:
+    """The sensor board (port from [sensor], else found by USB id) for LEDs on its pin."""
+    from hardware.sensorboard.client import SensorBoardClient
+
+    return SensorBoardClient(cfg.sensor.port, clock=clock, baudrate=cfg.sensor.baudrate)
+
+
 def _led_text(leds: tuple[int, ...]) -> str:
     return f"LED {leds[0]}" if len(leds) == 1 else f"LEDs {leds[0]}-{leds[-1]}"
 
@@ -77,10 +85,17 @@ def run_test(
     clock = clock if clock is not None else SystemClock()
     out = out if out is not None else sys.stdout
     delay = 0.0 if args.fast else float(args.delay)
-    section = load_leds_section(args.config)
+    cfg = load_config(args.config)
+    section = cfg.leds
     name = resolve_backend(section, args.backend)
-    strip = strip_from_config(section, stream=out, backend=args.backend)
-    with strip:
+    link = _sensor_board_link(cfg, clock) if name == "sensor-board" else None
+    try:
+        strip = strip_from_config(section, stream=out, backend=args.backend, link=link)
+    except BaseException:
+        if link is not None:
+            link.close()
+        raise
+    with contextlib.closing(link) if link is not None else contextlib.nullcontext(), strip:
         layout = strip.layout
         print(f"LED test: backend {name}, {layout.led_count} LEDs "
               f"({layout.leds_per_cell} per cell, {layout.status_leds} status), wiring "
