@@ -79,7 +79,8 @@ class Engine:
         seconds = self.time.budget(game)
         nodes = self.level.nodes
         if seconds is not None and seconds <= PANIC:
-            return Limits(depth=1, nodes=nodes)
+            # Out of time: one ply, itself bounded by a small share of the reserve.
+            return Limits(depth=1, nodes=nodes, time=self.time.panic_budget(game))
         return Limits(nodes=nodes, time=seconds)
 
     def choose(self, game: Game) -> Move:

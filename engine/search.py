@@ -111,6 +111,7 @@ class Searcher:
         self.nodes = 0
         self._node_limit = 0
         self._deadline = 0.0
+        self._last_check = 0.0
         self._check_at = 0
         self._game = Game()
 
@@ -131,9 +132,10 @@ class Searcher:
         start = self.clock()
         self.nodes = 0
         self._node_limit = limits.nodes if limits.nodes is not None else 1 << 62
-        # Stop a little early: the last check interval and the unwinding still take time.
-        self._deadline = (start + max(0.0, limits.time - min(0.01, limits.time * 0.05))
+        # Stop a little early: unwinding and answering still take time.
+        self._deadline = (start + max(0.0, limits.time - min(0.005, limits.time * 0.05))
                           if limits.time is not None else float("inf"))
+        self._last_check = start
         self._check_at = min(self.check_every, self._node_limit)
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         moves = game.legal_moves()
@@ -156,6 +158,9 @@ class Searcher:
         rng = random.Random(self.seed ^ game.zobrist)
         root = moves[:]
         rng.shuffle(root)
+        if game._ply >= PLACEMENTS:  # attacks first, should the first iteration not finish
+            enemy = game._black if game._ply % 2 else game._white
+            root.sort(key=lambda m: -((enemy >> m.target) & 1) if m.target is not None else 0)
         self._game = game
         best_move = root[0]
         best_score = -INF
@@ -194,7 +199,7 @@ class Searcher:
                 # The next iteration usually costs several times this one: do not start what
                 # cannot finish.
                 spent = self.clock() - start
-                if spent > limits.time * 0.45:
+                if spent > limits.time * 0.5:
                     break
             depth += 1
         return SearchResult(best_move, best_score, best_pv, done_depth, self.nodes,
@@ -202,8 +207,14 @@ class Searcher:
 
     # ------------------------------------------------------------------ internals
     def _check(self) -> None:
-        if self.nodes >= self._node_limit or self.clock() >= self._deadline:
+        if self.nodes >= self._node_limit:
             raise _Stop
+        now = self.clock()
+        # Stop when the next check would come too late (the last interval predicts the next;
+        # one more interval covers unwinding and answering).
+        if now + 2 * (now - self._last_check) >= self._deadline:
+            raise _Stop
+        self._last_check = now
         self._check_at = min(self.nodes + self.check_every, self._node_limit)
 
     def _proven(self, game: Game, depth: int) -> bool:

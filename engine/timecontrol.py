@@ -15,6 +15,8 @@ from engine.game import PLACEMENTS, Game
 
 Clock = Callable[[], float]
 
+#: The part of a game budget the placing phase may use.
+PLACING_SHARE = 0.2
 #: Below this many seconds a move gets a fixed-depth answer instead of a timed search.
 PANIC = 0.02
 
@@ -39,7 +41,7 @@ class TimeControl:
         """Seconds of the game budget never handed out (overruns, I/O, start-up)."""
         if self.game_time is None:
             return 0.0
-        return max(0.05, 0.04 * self.game_time)
+        return max(0.1, 0.05 * self.game_time)
 
     @property
     def remaining(self) -> float | None:
@@ -56,7 +58,12 @@ class TimeControl:
         avail = self.game_time - self.used - self.reserve
         if avail <= PANIC:
             return 0.0
-        share = avail / self.moves_left(game)
+        if game.ply < PLACEMENTS:
+            # Placing gets a small fixed share: the moving phase is where depth pays.
+            share = min(avail / self.moves_left(game),
+                        PLACING_SHARE * self.game_time / (PLACEMENTS / 2))
+        else:
+            share = avail / self.moves_left(game)
         share = min(share, avail * 0.5)
         if per_move is not None:
             share = min(share, per_move)
@@ -64,12 +71,20 @@ class TimeControl:
 
     @staticmethod
     def moves_left(game: Game) -> float:
-        """A rough count of the moves still to think about for the side to act (placements
-        count half: they are searched less deeply)."""
-        stacks = game.occupied.bit_count()
+        """A rough count of the moves still to think about for the side to act: in the
+        moving phase about half the stacks low enough to move far are, minus the last moves,
+        which are quick (the search sees to the end)."""
         if game.ply < PLACEMENTS:
-            return (PLACEMENTS - game.ply) / 2 * 0.5 + 14
-        return max(3.0, stacks / 3)
+            return (PLACEMENTS - game.ply) / 2 + 16
+        low = sum(1 for s in game.stacks() if 0 < len(s) <= 5)
+        return max(2.0, low / 2 - 8)
+
+    def panic_budget(self, game: Game) -> float:
+        """Seconds for a move once the budget proper is spent: a share of the reserve."""
+        remaining = self.remaining
+        if remaining is None:
+            return PANIC
+        return max(0.0, min(PANIC, remaining / (2 * self.moves_left(game) + 8)))
 
     def start(self) -> None:
         """The engine's clock starts (it has to act)."""
