@@ -1,0 +1,151 @@
+"""controller.opponent on its own: suggestions, refusals, hints, external programs kept in step.
+
+(The end-to-end table flow, through TableController and the simulated table, is in
+test_opponent_table.py.)
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from controller.opponent import Opponent, _mover
+from controller.players import ExternalPlayer, PlayerError
+from engine.game import Game
+from engine.move import Move
+
+ENGINE = f"cmd:{sys.executable} -m controller.cli engine --level 1 --quiet"
+
+
+def table(game: Game) -> Any:
+    """The part of a TableController the opponent reads."""
+    return SimpleNamespace(game=game)
+
+
+def test_humans_get_no_suggestion() -> None:
+    opp = Opponent("human", "human")
+    ctl = table(Game())
+    opp.update(ctl)
+    assert opp.pending is None and opp.roles(ctl, None) == ({}, 0)
+    assert opp.refuse(ctl, [Move.parse("F3")], 0) is None
+
+
+def test_the_computer_suggests_and_refuses_anything_else() -> None:
+    game = Game.from_moves("F3 E3 G3".split())  # Black (ai) to place
+    opp = Opponent("human", "ai:1", seed=2)
+    ctl = table(game)
+    opp.update(ctl)
+    move = opp.pending
+    assert move is not None and move.is_placement and move in game.legal_moves()
+    roles, blink = opp.roles(ctl, None)
+    assert roles == {move.target: "suggest"} and blink == 0
+    assert "Black (computer) plays" in opp.message(ctl)
+    other = next(m for m in game.legal_moves() if m != move)
+    assert opp.refuse(ctl, [other], 0) == move
+    assert opp.expected == move and "put the board back" in opp.message(ctl)
+    assert opp.refuse(ctl, [move], 0) is None and opp.expected is None
+    game.push(move)
+    opp.update(ctl)
+    assert opp.pending is None  # White (a person) acts now
+
+
+def test_a_stack_move_lights_source_and_destination() -> None:
+    game = Game.from_moves(
+        "G2 E3 A3 J3 H3 H2 D4 I4 K3 G3 C1 B2 C5 I1 J2 G4 D2 D1 G1 C4 E2 A1 I5 H1 B3 F1 D3 K5 "
+        "E1 E5 F3 B1 J4 F2 J5 K4 F5 I3 I2 C3 D5 H4 G5 H5 F4 C2 E4 A2 B4".split())
+    opp = Opponent("ai:2", "human", seed=1)
+    ctl = table(game)
+    opp.update(ctl)
+    move = opp.pending
+    assert move is not None and move.source is not None and move.target is not None
+    assert opp.roles(ctl, None)[0] == {move.source: "suggest", move.target: "suggest"}
+    # While the person holds the suggested stack, its destination stays lit.
+    assert opp.roles(ctl, move.source)[0] == {move.target: "suggest"}
+
+
+def test_hint_shows_the_best_action_and_what_it_cuts_off() -> None:
+    game = Game.setup({"F3": "r", "E3": "w", "D3": "bb", "G3": "w", "G4": "b"})
+    opp = Opponent()
+    ctl = table(game)
+    hint = opp.on_hint(ctl)
+    assert hint is not None and hint.best in game.legal_moves()
+    roles, blink = opp.roles(ctl, None)
+    assert roles[hint.best.target] == "suggest"  # type: ignore[index]
+    for cut in hint.cuts:
+        assert roles[cut.cell] == "remove" and blink >> cut.cell & 1
+    assert opp.message(ctl).startswith("hint: ")
+    game.push(hint.best)  # type: ignore[arg-type]
+    opp.update(ctl)
+    assert opp.hint is None  # a hint lasts until the position changes
+
+
+def test_hint_cut_off_is_reported() -> None:
+    # White's only sensible capture E3F3 cuts D3 off; the hint names it.
+    game = Game.setup({"F3": "r", "E3": "w", "D3": "bb"})
+    opp = Opponent()
+    hint = opp.on_hint(table(game))
+    assert hint is not None and str(hint.best) == "E3F3"
+    assert [c.name for c in hint.cuts] == ["D3"]
+    assert "cuts off D3" in opp.message(table(game))
+
+
+def test_bad_specs_are_refused() -> None:
+    with pytest.raises(PlayerError, match="is not one of"):
+        Opponent("robot", "human")
+
+
+def test_an_external_program_is_kept_in_step() -> None:
+    opp = Opponent(ENGINE, "human")
+    try:
+        game = Game()
+        ctl = table(game)
+        for _ in range(8):  # White: the program; Black: a person placing the first free cell
+            opp.update(ctl)
+            if game.turn == "w":
+                assert opp.pending is not None
+                game.push(opp.pending)
+            else:
+                assert opp.pending is None
+                game.push(game.legal_moves()[0])
+        opp.update(ctl)
+        assert isinstance(opp.players["w"], ExternalPlayer)
+        assert opp._told["w"] == game.move_stack[:8]
+    finally:
+        opp.close()
+
+
+def test_an_external_program_that_cannot_follow_a_take_back_is_dropped() -> None:
+    opp = Opponent(ENGINE, "human")
+    try:
+        game = Game()
+        ctl = table(game)
+        opp.update(ctl)
+        game.push(opp.pending)  # type: ignore[arg-type]
+        game.push(game.legal_moves()[0])
+        opp.update(ctl)
+        game.pop()
+        game.pop()
+        game.push(game.legal_moves()[-1])  # a different history: a take-back happened
+        opp.update(ctl)
+        assert opp.players["w"] is None
+        assert "White plays by hand" in opp.message(ctl)
+    finally:
+        opp.close()
+
+
+def test_a_crashing_program_hands_its_side_to_a_person(tmp_path: Path) -> None:
+    script = tmp_path / "crash.py"
+    script.write_text("import sys\nsys.exit(4)\n", encoding="utf-8")
+    opp = Opponent(f"cmd:{sys.executable} {script}", "human")
+    ctl = table(Game())
+    opp.update(ctl)
+    assert opp.players["w"] is None and opp.pending is None
+    assert "exit code 4" in opp.note and "White plays by hand" in opp.note
+
+
+def test_mover_of_each_action() -> None:
+    assert [_mover(i) for i in (0, 1, 47, 48, 49, 50)] == ["w", "b", "b", "w", "w", "b"]
