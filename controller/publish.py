@@ -4,10 +4,12 @@
 (stacks bottom->top per cell), whose turn and what to do, the LED roles, the actions so far,
 the score, and the result. It reads the controller and changes nothing.
 
-Version 2 adds two keys to version 1 (nothing else changed): ``last_move`` (the last stack
+Version 2 adds three keys to version 1 (nothing else changed): ``last_move`` (the last
 action, passes skipped: ``{"action", "from", "to"}``, ``from`` None for a placement; None
-before the first action) and ``removed`` (the stacks that
-move cut off, cell name -> pieces bottom->top). Readers of version 1 can ignore them.
+before the first action), ``removed`` (the stacks that action cut off, cell name -> pieces
+bottom->top) and ``analysis`` (the hint the players asked the computer for while it is shown:
+``{"best", "score", "depth", "cuts"}``, else None; the web view hides it from spectators).
+Readers of version 1 can ignore them.
 """
 
 from __future__ import annotations
@@ -49,7 +51,19 @@ def table_state(ctl: TableController) -> dict[str, Any]:
         "colours": ctl.colours,
         "last_move": last_move,
         "removed": removed,
+        "analysis": analysis(ctl),
     }
+
+
+def analysis(ctl: TableController) -> dict[str, Any] | None:
+    """The computer's hint on show (``ctl.opponent.hint``, see controller.opponent), or None."""
+    hint = getattr(getattr(ctl, "opponent", None), "hint", None)
+    best = getattr(hint, "best", None)
+    if hint is None or best is None:
+        return None
+    return {"best": str(best), "score": round(float(hint.score), 2),
+            "depth": int(getattr(hint, "depth", 0)),
+            "cuts": [CELL_NAMES[c.cell] for c in getattr(hint, "cuts", ())]}
 
 
 def last_step(game: Game) -> tuple[dict[str, str | None] | None, dict[str, str]]:

@@ -17,7 +17,6 @@ from typing import Any
 from engine.errors import DvonnError
 
 DEFAULT_ADDRESS = "0.0.0.0:8080"
-PLAYER_SPECS = ("human", "random", "greedy")
 
 
 def register(sub: Any) -> None:
@@ -25,11 +24,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser("web", help="a virtual table in the browser (the board is the table)")
     p.add_argument("address", nargs="?", default=DEFAULT_ADDRESS, metavar="[HOST:]PORT",
                    help=f"where to serve (default {DEFAULT_ADDRESS}; port 0: any free port)")
-    p.add_argument("--white", default="human", choices=PLAYER_SPECS,
-                   help="who plays White (default human: clicks on a paired page)")
-    p.add_argument("--black", default="human", choices=PLAYER_SPECS,
-                   help="who plays Black (default human)")
-    p.add_argument("--seed", type=int, default=None, help="random seed of computer players")
+    p.add_argument("--white", default="human", metavar="PLAYER",
+                   help="who plays White: human (clicks on a paired page; the default), "
+                        "ai[:LEVEL], random or greedy")
+    p.add_argument("--black", default="human", metavar="PLAYER",
+                   help="who plays Black (as --white)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the computer players")
     p.add_argument("--journal", help="store (and resume) the game in this journal file")
     p.add_argument("--manual-remove", action="store_true",
                    help="cut-off stacks stay (role 'remove') until clicked")
@@ -63,7 +63,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     require_web()
     from controller.web.app import VirtualOptions, run_virtual_table
     from controller.web.server import parse_address
-    from controller.web.virtual import Agent, builtin_agent
+    from controller.web.virtual import Agent, agent_for
 
     parse_address(args.address)  # a bad address is refused before anything opens
     if args.token is not None and (len(args.token) < 8 or not args.token.isprintable()
@@ -73,12 +73,11 @@ def cmd_web(args: argparse.Namespace) -> int:
     agents: dict[str, Agent] = {}
     names = []
     for side, spec, offset in (("w", args.white, 0), ("b", args.black, 1)):
-        seed = None if args.seed is None else args.seed + offset
-        agent = builtin_agent(spec, seed)
+        agent = agent_for(spec, side, args.seed + offset)
         if agent is not None:
             agents[side] = agent
-        names.append(("White" if side == "w" else "Black") if spec == "human"
-                     else f"computer ({spec})")
+        names.append(("White" if side == "w" else "Black") if agent is None
+                     else f"computer ({spec.strip().lower()})")
     journal = None
     if args.journal:
         from controller.journal import Journal

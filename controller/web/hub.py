@@ -21,8 +21,8 @@ from typing import Any
 
 #: Roles that are hints: a spectator sees them only when the players share their hints.
 HINT_ROLES = frozenset({"movable"})
-#: Keys of a state that carry analysis (a computer opponent's evaluation, suggested moves).
-PRIVATE_KEYS = ("analysis", "suggestion")
+#: Keys of a state that carry analysis (a computer's evaluation, its hint).
+PRIVATE_KEYS = ("analysis",)
 QUEUE_SIZE = 64
 
 
@@ -43,13 +43,29 @@ class Message:
 
 
 def public_state(state: dict[str, Any], share_hints: bool) -> dict[str, Any]:
-    """The spectators' variant: hint roles and analysis removed unless shared."""
+    """The spectators' variant unless hints are shared: no ``movable`` roles, no analysis,
+    and none of what a hint lights (its action's ``suggest``, its cut-offs' ``remove``) or
+    says (the message's ``hint:`` part)."""
     if share_hints:
         return state
-    out = {k: v for k, v in state.items() if k not in PRIVATE_KEYS}
+    out = {k: None if k in PRIVATE_KEYS else v for k, v in state.items()}
+    hinted: set[str] = set()
+    shown = state.get("analysis")
+    if isinstance(shown, dict):
+        best = str(shown.get("best") or "")
+        hinted = {best[i:i + 2].upper() for i in range(0, len(best) - 1, 2)}
+        hinted |= {str(c) for c in shown.get("cuts") or ()}
     roles = state.get("roles")
     if isinstance(roles, dict):
-        out["roles"] = {c: r for c, r in roles.items() if r not in HINT_ROLES}
+        out["roles"] = {c: r for c, r in roles.items() if r not in HINT_ROLES
+                        and not (c in hinted and r in ("suggest", "remove"))}
+    blink = state.get("blink")
+    if hinted and isinstance(blink, list):
+        out["blink"] = [c for c in blink if c not in hinted]
+    message = state.get("message")
+    if isinstance(message, str) and "hint:" in message:
+        out["message"] = " | ".join(p for p in message.split(" | ")
+                                    if not p.startswith("hint:"))
     return out
 
 

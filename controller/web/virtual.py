@@ -19,8 +19,8 @@ back without the controller ever seeing it move.
 
 Computer players: ``agents`` maps a side ('w', 'b') to an :data:`Agent`, a function from a
 copy of the game to the action it plays; it runs in a worker thread and its action is carried
-out on the table like a click. (The AI opponent plugs in here; ``random`` and ``greedy``
-come from :mod:`controller.simhands`.)
+out on the table like a click. :func:`agent_for` makes one from a player spec of
+:mod:`controller.players` (``ai[:LEVEL]``, ``random``, ``greedy``).
 
 Everything here runs in the thread that drives the controller (the runner's); pages reach it
 only through :class:`~controller.web.bridge.Inbox` commands.
@@ -28,7 +28,6 @@ only through :class:`~controller.web.bridge.Inbox` commands.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -47,20 +46,21 @@ SIDE_NAMES = {"w": "White", "b": "Black"}
 _MAX_NEXT = 8  # next presses before giving up on choosing a landing by the buttons
 
 
-def builtin_agent(spec: str, seed: int | None = None) -> Agent | None:
-    """The agent for a player spec: None for 'human', else 'random' or 'greedy'."""
-    from controller.simhands import choose_move
+def agent_for(spec: str, side: str, seed: int = 0) -> Agent | None:
+    """The agent for a player spec (controller.players): None for ``human``; PlayerError
+    (a DvonnError) naming a bad spec. ``cmd:`` programs need every action and take-back
+    told to them, which the virtual table does not do (yet): refused."""
+    from controller.players import PlayerError, check_spec, is_human, make_player
 
-    if spec == "human":
+    text = check_spec(spec)
+    if is_human(text):
         return None
-    if spec not in ("random", "greedy"):
-        raise ValueError(f"unknown player {spec!r} (human, random, greedy)")
-    rng = random.Random(seed)
-
-    def agent(game: Game) -> Move:
-        return choose_move(game, spec, rng)
-
-    return agent
+    if text.startswith("cmd:"):
+        raise PlayerError(f"player {spec!r}: the virtual table plays human, ai[:LEVEL], random "
+                          "or greedy (an external program plays with 'dvonn-board match')")
+    player = make_player(text, seed=seed)
+    player.new_game(side)
+    return player.choose
 
 
 class VirtualTable:

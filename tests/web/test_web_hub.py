@@ -70,7 +70,7 @@ def test_a_page_that_falls_behind_skips_to_the_newest_state() -> None:
 def test_spectators_do_not_see_hints_or_analysis_unless_shared() -> None:
     state = {"roles": {"A1": "movable", "B1": "last"}, "analysis": {"best": "A1B1"}, "ply": 50}
     hidden = public_state(state, share_hints=False)
-    assert hidden["roles"] == {"B1": "last"} and "analysis" not in hidden
+    assert hidden["roles"] == {"B1": "last"} and hidden["analysis"] is None
     assert public_state(state, share_hints=True) == state
 
     async def main() -> None:
@@ -111,3 +111,13 @@ def test_the_publisher_sends_each_change_of_the_controller_once() -> None:
     assert pub.published == n
     ctl.handle(ButtonEvent(0.2, "hint"))  # the hints flag is part of the state
     assert pub.published == n + 1 and hub.state is not None and hub.state["hints"] is True
+
+
+def test_a_computer_hint_is_hidden_from_spectators_roles_blink_and_message() -> None:
+    state = {"analysis": {"best": "C3D3", "score": 2.0, "depth": 3, "cuts": ["E5"]},
+             "roles": {"C3": "suggest", "D3": "suggest", "E5": "remove", "B1": "last"},
+             "blink": ["E5"], "message": "White to move | hint: C3D3 (+2.0 pieces) cuts off E5"}
+    hidden = public_state(state, share_hints=False)
+    assert hidden == {"analysis": None, "roles": {"B1": "last"}, "blink": [],
+                      "message": "White to move"}
+    assert state["roles"]["E5"] == "remove"  # the players' variant is untouched

@@ -14,11 +14,11 @@ from engine.move import Move
 def test_version_2_adds_last_move_and_removed_only() -> None:
     state = json.loads(json.dumps(table_state(TableController())))
     assert (state["format"], state["version"]) == (FORMAT, VERSION) == (FORMAT, 2)
-    assert state["last_move"] is None and state["removed"] == {}
+    assert state["last_move"] is None and state["removed"] == {} and state["analysis"] is None
     v1 = {"format", "version", "game_id", "players", "ply", "phase", "turn", "piece_to_place",
           "stacks", "actions", "score", "winner", "roles", "blink", "prompt", "message",
           "hints", "colours"}
-    assert set(state) == v1 | {"last_move", "removed"}
+    assert set(state) == v1 | {"last_move", "removed", "analysis"}
 
 
 def test_last_step_names_the_move_and_the_stacks_it_cut_off_skipping_passes() -> None:

@@ -12,7 +12,8 @@ from controller.runner import Runner
 from controller.session import TableController
 from controller.web.app import VIRTUAL_TIMING
 from controller.web.bridge import Command, Inbox
-from controller.web.virtual import VirtualTable, builtin_agent
+from controller.web.virtual import VirtualTable, agent_for
+from engine.errors import DvonnError
 from engine.game import Game
 from engine.geometry import CELL_NAMES
 from engine.move import Move
@@ -177,11 +178,13 @@ def test_clicks_that_mean_nothing_legal_are_refused_with_the_reason() -> None:
 
 
 def test_computer_players_plug_in_as_agents() -> None:
-    h = Harness(agents={"w": builtin_agent("random", 1), "b": builtin_agent("greedy", 2)})
+    h = Harness(agents={"w": agent_for("random", "w", 1), "b": agent_for("ai:1", "b", 2)})
     h.run_until(h.ctl.game.is_over)
     assert h.ctl.game.score() == Game.from_moves(h.ctl.actions).score()
-    with pytest.raises(ValueError):
-        builtin_agent("deep-blue")
+    assert agent_for("human", "w") is None
+    for bad in ("deep-blue", "cmd:./prog"):
+        with pytest.raises(DvonnError):
+            agent_for(bad, "b")
 
 
 def test_a_computer_player_that_fails_is_reported_not_fatal() -> None:

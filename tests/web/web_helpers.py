@@ -25,6 +25,7 @@ from controller.session import TableController
 from controller.simhands import DirectTable
 from controller.web.app import VirtualOptions, WebView, make_virtual_table
 from controller.web.virtual import VirtualTable
+from engine.game import Game
 from hardware.clock import FakeClock
 from hardware.events import SnapshotEvent
 
@@ -78,9 +79,9 @@ def http(url: str, method: str = "GET", token: str | None = None,
     req = urllib.request.Request(url, method=method, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=timeout) as r:
-            return r.status, r.read(), dict(r.headers)
+            return r.status, r.read(), {k.lower(): v for k, v in r.headers.items()}
     except urllib.error.HTTPError as e:
-        return e.code, e.read(), dict(e.headers)
+        return e.code, e.read(), {k.lower(): v for k, v in e.headers.items()}
 
 
 def get_json(url: str, token: str | None = None) -> Any:
@@ -94,10 +95,13 @@ class SimTable:
     """A simulated physical table (DirectTable, occupancy sensors, FakeClock) whose Runner
     the test drives from its own thread, served by a WebView on loopback."""
 
-    def __init__(self, web: WebView) -> None:
+    def __init__(self, web: WebView, game: Game | None = None, hints: bool = False) -> None:
         self.clock = FakeClock()
         self.table = DirectTable()
-        self.ctl = TableController(timing=Timing())
+        self.ctl = TableController(timing=Timing(), game=game, hints=hints)
+        for c in range(49):
+            if self.ctl.game.stack(c):
+                self.table.put(c, self.ctl.game.stack(c))
         self.web = web
         self.controls = web.attach(self.ctl, self.clock)
         self.runner = Runner(self.ctl, sources=[self.controls], clock=self.clock,
@@ -114,11 +118,30 @@ class SimTable:
         """One round of the loop: the page's buttons, then the time."""
         self.runner.step(0.0)
 
+    def post_while_stepping(self, path: str, token: str | None) -> tuple[int, dict[str, Any]]:
+        """POST from another thread while this one drives the loop (as the table would)."""
+        result: list[tuple[int, bytes, dict[str, str]]] = []
+        t = threading.Thread(target=lambda: result.append(
+            http(f"{self.base}{path}", "POST", token=token)))
+        t.start()
+        for _ in range(2000):
+            if not t.is_alive():
+                break
+            self.runner.step(0.002)
+        t.join(5)
+        status, body, _ = result[0]
+        return status, json.loads(body)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.web.server.port}"
+
 
 @contextmanager
-def sim_table() -> Iterator[SimTable]:
-    web = WebView("127.0.0.1:0")
-    sim = SimTable(web)
+def sim_table(game: Game | None = None, hints: bool = False, **web_args: Any
+              ) -> Iterator[SimTable]:
+    web = WebView("127.0.0.1:0", **web_args)
+    sim = SimTable(web, game, hints)
     web.start()
     try:
         yield sim

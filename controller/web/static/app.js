@@ -142,7 +142,7 @@
       }
     }
     while (list.children.length > actions.length) { list.removeChild(list.lastChild); }
-    if (actions.length && list.lastChild) { list.lastChild.scrollIntoView({ block: "nearest" }); }
+    list.scrollTop = list.scrollHeight;  // the newest action in view (the list scrolls itself)
     var players = s.players || {};
     text("name-w", players.white || "White");
     text("name-b", players.black || "Black");

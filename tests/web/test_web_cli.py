@@ -1,0 +1,79 @@
+"""``dvonn-board web`` and ``demo --web`` as a user runs them: the pairing line, clean stops,
+one-line errors."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from web_helpers import get_json, http
+
+ROOT = Path(__file__).resolve().parents[2]
+URL = re.compile(r"(http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]+))\s*$")
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "controller.cli", *args]
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("DVONN_DEBUG", None)
+    return env
+
+
+def test_web_prints_the_pairing_url_serves_the_table_and_stops_on_sigterm() -> None:
+    proc = subprocess.Popen(_cli("web", "127.0.0.1:0", "--black", "random"), cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=_env())
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        m = URL.search(line)
+        assert m, line
+        base = f"http://127.0.0.1:{m.group(2)}"
+        state = get_json(f"{base}/api/state")
+        assert state["players"] == {"white": "White", "black": "computer (random)"}
+        status, _, _ = http(f"{base}/api/control/click/C3", "POST", token=m.group(3))
+        assert status == 200
+        assert http(f"{base}/api/control/click/D3", "POST")[0] == 403
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=15)
+        assert proc.returncode == 0, err
+        assert "Traceback" not in err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_bad_input_is_one_line_and_exit_2() -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        for args, words in ((("web", "nope:xx"), "[HOST:]PORT"),
+                            (("web", "127.0.0.1:0", "--white", "deep-blue"), "deep-blue"),
+                            (("web", "127.0.0.1:0", "--token", "short"), "--token"),
+                            (("web", f"127.0.0.1:{port}"), "cannot serve"),
+                            (("demo", "--fast", "--web", "x:y"), "[HOST:]PORT")):
+            r = subprocess.run(_cli(*args), cwd=ROOT, capture_output=True, text=True,
+                               timeout=30, env=_env())
+            assert r.returncode == 2, (args, r.stdout, r.stderr)
+            lines = r.stderr.strip().splitlines()
+            assert len(lines) == 1 and words in lines[0], (args, r.stderr)
+
+
+def test_demo_serves_its_table_while_it_plays() -> None:
+    r = subprocess.run(_cli("demo", "--fast", "--direct", "--no-noise", "--seed", "3", "--web",
+                            "127.0.0.1:0"), cwd=ROOT, capture_output=True, text=True,
+                       timeout=120, env=_env())
+    assert r.returncode == 0, r.stderr
+    first = r.stdout.splitlines()[0]
+    assert URL.search(first), first
+    assert "score: white" in r.stdout
