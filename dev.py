@@ -7,11 +7,15 @@
                                     web extras, run pytest (which also runs ruff and mypy, see
                                     tests/test_lint.py)
     python3 dev.py bench            run every benchmark under benchmarks/
+
+`test` also installs Debian's chromium and chromium-driver (apt-get, when run as root) for
+the page tests in tests/web; without them those tests skip, or fail when CI is set.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -60,6 +64,39 @@ def ensure_venv(extras: str) -> None:
     stamp.touch()
 
 
+#: Debian packages the page tests (tests/web) drive: a headless Chromium and its WebDriver.
+BROWSER_PACKAGES = ("chromium", "chromium-driver")
+
+
+def browser_installed() -> bool:
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver") or Path("/usr/bin/chromedriver").exists()
+    return bool(browser and driver)
+
+
+def ensure_browser() -> None:
+    """Install chromium and chromium-driver for the page tests when they are missing and this
+    runs as root with apt-get; otherwise say so (the page tests skip, or fail when CI is set)."""
+    if browser_installed():
+        return
+    if os.name != "posix" or os.geteuid() != 0 or not shutil.which("apt-get"):
+        print("dev.py: chromium and chromium-driver are missing and cannot be installed here "
+              "(needs root and apt-get): the page tests will skip (and fail when CI is set)",
+              flush=True)
+        return
+    print("dev.py: installing chromium and chromium-driver (apt-get) for the page tests",
+          flush=True)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for cmd in (["apt-get", "update", "-qq"],
+                ["apt-get", "install", "-y", "-qq", "--no-install-recommends",
+                 *BROWSER_PACKAGES]):
+        code = subprocess.call(cmd, env=env)
+        if code != 0:
+            print(f"dev.py: {' '.join(cmd)} failed (exit {code}): the page tests will skip "
+                  "(and fail when CI is set)", flush=True)
+            return
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("demo", "test", "bench"):
         print(__doc__)
@@ -70,6 +107,7 @@ def main(argv: list[str]) -> int:
         return subprocess.call([str(BIN / "dvonn-board"), "demo", *rest], cwd=ROOT)
     ensure_venv(TEST_EXTRAS)
     if command == "test":
+        ensure_browser()
         return subprocess.call([str(PY), "-m", "pytest", *rest], cwd=ROOT)
     status = 0
     for bench in sorted((ROOT / "benchmarks").glob("[!_]*.py")):  # _name.py: run by others
