@@ -95,8 +95,8 @@ def bench_primadvonna(binary: str, games: int, odds: Sequence[float], seed: int,
         print(f"# dvonn-board engine {ours:g} s/game vs PrimaDvonna {game_time:g} s/game, "
               f"{games} games", flush=True)
         # Each side gets its own time limit: ours by --game-time, PrimaDvonna's --time.
-        a = f"cmd:{engine} --game-time {ours:g} --seed {seed} --quiet"
-        b = f"cmd:{shlex.quote(binary)} --time={game_time:g} --seed={seed + 1}"
+        a = f"cmd:{engine} --game-time {ours:g} --seed {{seed}} --quiet"
+        b = f"cmd:{shlex.quote(binary)} --time={game_time:g} --seed={{seed}}"
         run_match(a, b, games=games, game_time=max(ours, game_time), seed=seed,
                   out=sys.stdout)
 

@@ -3,7 +3,8 @@
 A player spec is ``ai[:LEVEL]`` (the built-in engine), ``random``, ``greedy`` (the simple
 players of engine.playout) or ``cmd:PROGRAM [ARGS]``, any program that speaks the CodeCup
 protocol on stdin/stdout (one action a line; ``Start`` tells White to begin; ``Quit`` ends).
-On the table ``human`` means the person plays that side (no Player object).
+On the table ``human`` means the person plays that side (no Player object). In a ``cmd:``
+line, ``{seed}`` becomes the game's seed, so one command gives varied games.
 
 Every action an external program sends is checked by the engine: a crash, a hang past its
 time or an illegal or unreadable action raises :class:`PlayerError` (a DvonnError) naming the
@@ -21,6 +22,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO, Protocol
 
 from engine.ai import MAX_LEVEL, Engine
@@ -331,7 +333,10 @@ def make_player(spec: str, *, seed: int = 0, game_time: float | None = None,
         lvl = int(text[3:]) if ":" in text else MAX_LEVEL
         return EnginePlayer(lvl, seed=seed, game_time=game_time, move_time=move_time,
                             clock=clock)
-    return ExternalPlayer(shlex.split(text[4:]), game_time=game_time, grace=grace, clock=clock)
+    # ``{seed}`` in a command line becomes the game's seed (varied games from one command).
+    argv = [a.replace("{seed}", str(seed)) for a in shlex.split(text[4:])]
+    return ExternalPlayer(argv, game_time=game_time, grace=grace, clock=clock,
+                          name=f"cmd:{Path(argv[0]).name} {' '.join(argv[1:])}".strip())
 
 
 class GameResult:

@@ -48,6 +48,9 @@ W_LIFE = 18  # per move onto a stack holding a DVONN piece
 W_ENEMY = 22  # per move onto an enemy stack
 W_CUT = 40  # per piece in a stack the opponent can cut off (its one link is theirs to move)
 SCALE = 64 * 100  # raw units per "one stack-worth" before converting to centipieces
+MAT_EARLY = 25  # centipieces per piece of material while the board is full
+MAT_LATE = 100  # ... and when it is empty
+POSITION = 150  # centipieces per stack-worth of position (SCALE raw units)
 W_REACH = W_MOVE * 64
 W_REACH_LIFE = W_MOVE * 64 + W_LIFE * 128
 W_REACH_NEAR = W_MOVE * 16
@@ -191,7 +194,7 @@ def moving_value(game: Game) -> int:
             raw -= v
             material -= h
     empty = NUM_CELLS - occ.bit_count()
-    # Material counts 25 per piece early, up to 100 per piece when most stacks are gone.
-    mat_weight = 25 + (75 * empty) // NUM_CELLS
-    value = (raw * 150) // SCALE + material * mat_weight
+    # Material counts MAT_EARLY per piece early, up to MAT_LATE when most stacks are gone.
+    mat_weight = MAT_EARLY + ((MAT_LATE - MAT_EARLY) * empty) // NUM_CELLS
+    value = (raw * POSITION) // SCALE + material * mat_weight
     return value if game.turn == "w" else -value
