@@ -32,7 +32,7 @@ class Timing:
 class _Cell:
     """One cell's debounce state."""
 
-    __slots__ = ("stable", "cand", "since", "other", "other_since")
+    __slots__ = ("stable", "cand", "since", "other", "other_since", "hidden")
 
     def __init__(self, value: str) -> None:
         self.stable = value  # the accepted value ('?' until the cell has ever read)
@@ -40,8 +40,10 @@ class _Cell:
         self.since = 0.0  # when cand started
         self.other = ""  # a reading that interrupts cand ('' when none)
         self.other_since = 0.0
+        self.hidden = value == UNKNOWN  # the latest raw reading was '?'
 
     def read(self, t: float, value: str) -> None:
+        self.hidden = value == UNKNOWN
         if value == UNKNOWN:
             return
         if value == self.cand:
@@ -85,6 +87,17 @@ class Debouncer:
         if self._cells is None:
             return None
         return "".join(c.stable for c in self._cells)
+
+    @property
+    def unreadable(self) -> int:
+        """Mask of the cells whose latest raw reading was '?' (a hand over them, glare)."""
+        if self._cells is None:
+            return 0
+        out = 0
+        for i, cell in enumerate(self._cells):
+            if cell.hidden:
+                out |= 1 << i
+        return out
 
     def next_deadline(self) -> float | None:
         """The earliest time at which :meth:`advance` may change something (None: never)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from controller.inference import LIFTED, MISMATCH, visible_targets
+from controller.inference import LIFTED, MISMATCH
 from controller.view import BoardView
 from engine.geometry import CELL_NAMES, iter_cells
 
@@ -23,15 +23,14 @@ _SIDE = {"w": "White", "b": "Black"}
 def prompting(ctl: TableController) -> int:
     """The candidate cells the players must choose between (0 when no prompt is due).
 
-    Occupancy alone cannot see where a lifted stack lands, so every choice of two or more
-    prompts; a camera prompts only when some candidate would not change its top colour.
+    The controller prompts when the readings leave two or more explanations that differ
+    (occupancy alone cannot see where a lifted stack lands; a camera cannot when several
+    candidates already show the mover's colour); these cells tell them apart.
     """
     e = ctl.explanation
-    if e.kind != LIFTED or e.source is None or not e.candidates & (e.candidates - 1):
+    if e.kind != LIFTED or ctl.blocked:
         return 0
-    if ctl.colours and visible_targets(ctl.game, ctl.expected, e.candidates) == e.candidates:
-        return 0
-    return e.candidates
+    return e.choice
 
 
 def last_step(ctl: TableController) -> tuple[int, int] | None:
@@ -53,6 +52,7 @@ def compose(ctl: TableController) -> BoardView:
     blink = 0
     prompted: int | None = None  # prompting(ctl), once computed
     prompt = ""
+    quiet = ctl.blocked or e.kind == MISMATCH  # the table must be put right first
     if game.is_over():
         winner = game.winner()
         for c in iter_cells(game.occupied):
@@ -60,8 +60,9 @@ def compose(ctl: TableController) -> BoardView:
             if owner is None:
                 continue
             roles[c] = "winner" if owner == winner else f"own-{_SIDE[owner].lower()}"
-    elif e.kind == LIFTED and e.source is not None and not ctl.blocked:
-        roles[e.source] = "source"
+    elif e.kind == LIFTED and not ctl.blocked:
+        if e.source is not None:
+            roles[e.source] = "source"
         for c in iter_cells(e.candidates):
             roles[c] = "destination"
         if ctl.suggested is not None and (e.candidates >> ctl.suggested) & 1:
@@ -69,11 +70,11 @@ def compose(ctl: TableController) -> BoardView:
         blink = prompted = prompting(ctl)
         if blink:
             prompt = CHOOSE_DESTINATION
-    elif game.placing and game.move_stack and not ctl.blocked:
+    elif game.placing and game.move_stack and not quiet:
         placed = game.move_stack[-1].target
         if placed is not None:
             roles[placed] = "last"
-    elif not game.placing and not ctl.removals and not ctl.blocked:
+    elif not game.placing and not ctl.removals and not quiet:
         last = last_step(ctl)
         if last is not None:
             roles[last[0]] = roles[last[1]] = "last"

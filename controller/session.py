@@ -1,9 +1,11 @@
 """TableController: the game on the table, driven by sensor events, guiding with a BoardView.
 
-It debounces snapshots, asks :func:`controller.inference.explain` what the stable readings
-mean, commits the actions they prove to the engine and the journal (durably, before the next
-turn is shown), passes forced passes, takes back what the players take back, and keeps the
-state the BoardView is built from (:mod:`controller.guide`). Time comes only from the events.
+It debounces snapshots, asks the catch-up search (:mod:`controller.catchup`) which short
+action sequences explain the stable readings (cells a hand still covers count as unreadable),
+commits what every explanation agrees on to the engine and the journal (durably, before the
+next turn is shown), passes forced passes, takes back what only a take-back explains, lights
+what tells the remaining explanations apart, and keeps the state the BoardView is built from
+(:mod:`controller.guide`). Time comes only from the events.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from controller import guide
+from controller.catchup import Decision, Limits, Result, decide, search
 from controller.debounce import Debouncer, Timing
 from controller.expected import Expected, has_colours, names, strip_colours
-from controller.inference import IDLE, LIFTED, MISMATCH, Explanation, explain
+from controller.inference import IDLE, LIFTED, MISMATCH, WAIT, Explanation
 from controller.view import BoardView
 from engine.game import Game
 from engine.move import PASS, Move
@@ -59,8 +62,15 @@ class TableController:
         resume: bool = True,
         new_needs_long: bool = False,
         trace: Trace | None = None,
+        polarity: bool = True,
+        limits: Limits | None = None,
     ) -> None:
         self.journal = journal
+        self.check_polarity = polarity
+        self.limits = limits or Limits()
+        self.polarity: str | None = None  # the hall board's latest per-cell magnet polarity
+        self.searches: list[Result] = []  # catch-up searches run (for benchmarks; kept short)
+        self.caught_up: list[int] = []  # plies committed at once by one catch-up
         self.colours = colours
         self.debouncer = Debouncer(timing)
         self.hints = hints
@@ -88,15 +98,18 @@ class TableController:
                 self.game_id = journal.new_game(white=players[0], black=players[1], source=source)
         self.stable: str | None = None
         self.removals: dict[int, str] = {}
-        self.blocked = True  # the table must match the position before anything is inferred
+        # the removals as they were before each action of the game (for take-backs)
+        self._history: list[dict[int, str]] = [{} for _ in self.game.move_stack]
+        self.blocked = False  # True after undo/new: the table must match before inferring
         self.explanation = Explanation(IDLE)
         self.lift_source: int | None = None
         self.gesture = 0
         self.suggested: int | None = None
+        self._pick: int | None = None  # a cell chosen with confirm
         self.message = ""
         self.status = ""
         self.finished = False
-        self._before: tuple[Expected, int, dict[int, str]] | None = None
+        self._unreadable = 0
         self._last_trace: tuple[dict[str, str], tuple[str, tuple[str, ...]], tuple[str, ...]] = (
             {}, ("", ()), ())
         self._auto_pass()
@@ -112,7 +125,13 @@ class TableController:
                 self.colours = True
             if self.colours is False:
                 cells = strip_colours(cells)
+            polarity = getattr(event, "polarity", None)
+            if polarity:
+                self.polarity = polarity
             snap = self.debouncer.feed(event.t, cells)
+            hidden = self.debouncer.unreadable
+            if snap is None and hidden != self._unreadable:
+                snap = self.debouncer.stable
             if snap is not None:
                 self._on_stable(event.t, snap)
         elif isinstance(event, ButtonEvent):
@@ -169,10 +188,21 @@ class TableController:
         self._infer()
         self._emit(t)
 
+    def _search(self, snap: str, hidden: int = 0) -> Result:
+        result = search(self.game, snap, removals=self.removals, history=self._history,
+                        polarity=self.polarity if self.check_polarity else None,
+                        limits=self.limits, hidden=hidden)
+        if len(self.searches) < 10000:
+            self.searches.append(result)
+        return result
+
     def _infer(self) -> None:
+        """Explain the stable snapshot (cells unreadable right now keep their last stable
+        reading, but nothing that changes them is committed while they are hidden)."""
         snap = self.stable
         if snap is None:
             return
+        hidden = self._unreadable = self.debouncer.unreadable
         for _ in range(_MAX_CHAIN):
             expected = self.expected
             cleared = expected.cleared(snap)
@@ -182,64 +212,96 @@ class TableController:
                         del self.removals[c]
                 expected = self.expected
             diff = expected.diff(snap)
-            if diff and self._before is not None and not self._before[0].diff(snap):
-                self._take_back_to(self._before[1], self._before[2])
-                self.message = "taken back"
-                continue
             if self.blocked:
                 if diff:
                     self._set(Explanation(MISMATCH, mismatch=diff))
                     return
                 self.blocked = False
-            e = explain(self.game, expected, snap, source_hint=self.lift_source)
-            if e.kind == MISMATCH:
-                self.blocked = True
-                self._set(e)
+            if not diff:
+                self._set(Explanation(IDLE))
                 return
-            if e.kind == LIFTED:
-                if self._lifted(e):
-                    continue
+            e = self.explanation
+            raised = e.choice & _empty(snap) if e.kind == LIFTED else 0
+            if raised:  # a candidate lifted while a choice is prompted: the gesture
+                masked = "".join("?" if (raised >> c) & 1 else ch for c, ch in enumerate(snap))
+                if decide(self._search(masked, hidden)).kind != "none":
+                    self.gesture |= raised
+                    return
+            result = self._search(snap, hidden)
+            d = decide(result)
+            if d.kind == "none" and hidden:  # a hand may hide what explains it: wait
+                covered = "".join("?" if (hidden >> c) & 1 else ch for c, ch in enumerate(snap))
+                if decide(self._search(covered, hidden)).kind != "none":
+                    d = Decision("wait")
+            if d.choice & (d.choice - 1):
+                chosen = self.gesture & d.choice
+                pick = self._pick
+                if chosen and not chosen & (chosen - 1):
+                    pick = chosen.bit_length() - 1
+                if pick is not None and (d.choice >> pick) & 1:
+                    d = decide(result, pick=pick)
+            if not self._apply(d, diff):
                 return
-            self._set(e)
-            if e.move is None:
-                return
-            self._commit(e.move)
         raise RuntimeError("inference did not settle")  # pragma: no cover - a bug guard
+
+    def _apply(self, d: Decision, diff: int) -> bool:
+        """Act on a decision; True when it committed something (infer again from there)."""
+        if d.kind == "commit":
+            if d.back:
+                self._take_back(d.back)
+                self.message = "taken back"
+            plies = 0
+            for move in d.moves:
+                if move == PASS:
+                    continue  # forced: _commit passes it
+                self._commit(move)
+                plies += 1
+            if plies > 1 or d.back:
+                self.caught_up.append(plies)
+            self._pick = None
+            return True
+        if d.kind in ("lifted", "choose"):
+            candidates = d.choice
+            if d.source is not None and not self.game.placing:
+                candidates |= self.game.destinations(d.source)
+            choice = d.choice if d.choice & (d.choice - 1) else 0
+            self._set(Explanation(LIFTED, source=d.source, candidates=candidates, choice=choice))
+            if self.suggested is not None and not (choice >> self.suggested) & 1:
+                self.suggested = None
+            return False
+        if d.kind == "wait":
+            if d.source is not None and self.explanation.kind != LIFTED:
+                self._set(Explanation(LIFTED, source=d.source,
+                                      candidates=self.game.destinations(d.source)))
+            elif self.explanation.kind == MISMATCH:
+                self._set(Explanation(WAIT))
+            return False
+        if d.kind == "idle":
+            self._set(Explanation(IDLE))
+            return False
+        self._set(Explanation(MISMATCH, mismatch=diff))
+        return False
 
     def _set(self, e: Explanation) -> None:
         if e.kind != LIFTED or e.source != self.lift_source:
-            self.lift_source = e.source if e.kind == LIFTED else None
+            self.suggested = None
             self.gesture = 0
-            self.suggested = None
+        if not e.choice:
+            self.gesture = 0
+        self.lift_source = e.source if e.kind == LIFTED else None
         self.explanation = e
-
-    def _lifted(self, e: Explanation) -> bool:
-        """Track a lifted stack; True when a finished gesture committed its move."""
-        assert e.source is not None
-        self._set(e)
-        if self.suggested is not None and not (e.candidates >> self.suggested) & 1:
-            self.suggested = None
-        if e.returning:
-            self.gesture |= e.returning
-            return False
-        back = self.gesture & e.candidates
-        self.gesture = 0
-        if back and not back & (back - 1):
-            self._commit(Move.step(e.source, back.bit_length() - 1))
-            return True
-        return False
 
     # ----------------------------------------------------------------- actions
     def _commit(self, move: Move) -> None:
         """Play ``move`` on the engine, journal it, then pass forced passes."""
-        before = (self.expected, self.game.ply, dict(self.removals))
-        board = before[0].board
+        board = self.expected.board
+        self._history.append(dict(self.removals))
         removed = self.game.push(move)
         for c in range(49):
-            if (removed >> c) & 1:
-                self.removals[c] = board[c]
+            if (removed >> c) & 1:  # a target cut off shows the moved stack's top
+                src = move.source if c == move.target and move.source is not None else c
+                self.removals[c] = board[src]
         self._journal_append(str(move))
-        self._before = before
         self._set(Explanation(IDLE))
         self.message = ""
         self._auto_pass()
@@ -248,6 +310,7 @@ class TableController:
     def _auto_pass(self) -> None:
         while not self.game.placing and self.game.legal_moves() == [PASS]:
             side = "White" if self.game.turn == "w" else "Black"
+            self._history.append(dict(self.removals))
             self.game.push(PASS)
             self._journal_append("PASS")
             self.message = f"{side} cannot move: PASS"
@@ -270,15 +333,18 @@ class TableController:
 
     def _pop(self) -> None:
         self.game.pop()
+        self.removals = self._history.pop() if self._history else {}
         if self.journal is not None and self.game_id is not None:
             self.journal.take_back(self.game_id)
         self.finished = False
 
-    def _take_back_to(self, ply: int, removals: dict[int, str]) -> None:
-        while self.game.ply > ply:
-            self._pop()
-        self.removals = dict(removals)
-        self._before = None
+    def _take_back(self, n: int) -> None:
+        """Take back ``n`` actions, each with the forced passes after it."""
+        for _ in range(n):
+            while self.game.move_stack and self.game.move_stack[-1] == PASS:
+                self._pop()
+            if self.game.move_stack:
+                self._pop()
         self._set(Explanation(IDLE))
 
     def undo(self) -> bool:
@@ -290,7 +356,6 @@ class TableController:
         if self.game.move_stack:
             self._pop()
         self.removals = {}
-        self._before = None
         self.blocked = True
         self._set(Explanation(IDLE))
         self.message = "undone: restore the board"
@@ -306,8 +371,8 @@ class TableController:
             self.game_id = self.journal.new_game(
                 white=self.players[0], black=self.players[1], source=self.source)
         self.game = Game()
+        self._history = []
         self.removals = {}
-        self._before = None
         self.finished = False
         self.blocked = True
         self._set(Explanation(IDLE))
@@ -328,12 +393,15 @@ class TableController:
 
     def _choose(self, name: str) -> None:
         e = self.explanation
-        if e.kind != LIFTED or e.source is None or not e.candidates & (e.candidates - 1):
+        if e.kind != LIFTED or not e.choice:
             return
-        cells = [c for c in range(49) if (e.candidates >> c) & 1]
+        # next cycles over every lit destination (a recorded session's presses keep their
+        # meaning); only a prompted (blinking) cell can be confirmed
+        cells = [c for c in range(49) if ((e.candidates | e.choice) >> c) & 1]
         if name == "confirm" and self.suggested is not None:
-            self._commit(Move.step(e.source, self.suggested))
+            self._pick = self.suggested
             self._infer()
+            self._pick = None
             return
         if self.suggested is None or self.suggested not in cells:
             self.suggested = cells[0]
@@ -359,6 +427,15 @@ class TableController:
         if mismatch != last_mismatch and mismatch:
             self._trace({"t": round(t, 6), "mismatch": list(mismatch)})
         self._last_trace = (roles, prompt, mismatch)
+
+
+def _empty(snap: str) -> int:
+    """Mask of the cells that read empty."""
+    out = 0
+    for c, ch in enumerate(snap):
+        if ch == ".":
+            out |= 1 << c
+    return out
 
 
 def _unfinished(journal: JournalLike) -> int | None:

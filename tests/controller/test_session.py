@@ -63,7 +63,9 @@ def test_removal_roles_until_read_empty_then_last() -> None:
     assert f.roles()[CELL_NAMES[move.source]] == "last"
 
 
-def test_removed_stack_put_back_is_a_mismatch() -> None:
+def test_removed_stack_put_back_takes_the_move_back() -> None:
+    """Only a take-back explains a cut-off stack standing again: the move is taken back (with
+    occupancy only, its stack may as well still be in the hand)."""
     g = find_position(lambda g: any(g.removal_if(m) for m in step_moves(g)))
     move = next(m for m in step_moves(g) if g.removal_if(m))
     c = next(iter_cells(g.removal_if(move)))
@@ -72,8 +74,11 @@ def test_removed_stack_put_back_is_a_mismatch() -> None:
     snap = f.ctl.stable
     assert snap is not None
     f.read(lifted(snap, c))
+    assert f.ctl.actions[-1] == str(move)
     f.read(snap)
-    assert f.roles()[CELL_NAMES[c]] == "mismatch"
+    assert str(move) not in f.ctl.actions[len(g.move_stack):]
+    assert f.roles().get(CELL_NAMES[c]) != "remove"
+    assert move.source is not None and f.roles()[CELL_NAMES[move.source]] == "source"
 
 
 def _before_pass(g: Game) -> bool:
@@ -250,12 +255,12 @@ def test_resume_guides_restore_then_continues(tmp_path: Path, placed: Game) -> N
 
 def test_trace_records_roles_prompt_and_mismatch(placed: Game) -> None:
     f = start(placed)
-    s = next(iter_cells(placed.movable()))
+    s, k = list(iter_cells(placed.movable()))[:2]  # a second stack of the same side
     f.read(lifted(board(placed), s))
-    f.read(lifted(lifted(board(placed), s), 48))
+    f.read(lifted(lifted(board(placed), s), k))
     kinds = [next(k for k in r if k != "t") for r in f.trace]
     assert kinds[-4:] == ["roles", "prompt", "roles", "mismatch"]
-    assert f.trace[-1] == {"t": f.trace[-1]["t"], "mismatch": [CELL_NAMES[s], "K5"]}
+    assert f.trace[-1] == {"t": f.trace[-1]["t"], "mismatch": [CELL_NAMES[s], CELL_NAMES[k]]}
     assert all(isinstance(r["t"], float) for r in f.trace)
 
 

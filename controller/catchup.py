@@ -1,0 +1,369 @@
+"""Catch-up search: the short action sequences whose resulting board explains a snapshot.
+
+Each candidate sequence (some of the last actions taken back, then a few legal actions
+forward, forced passes included, optionally ending with a stack of the side to act held in
+the air) predicts the whole board: every occupied cell and, with a camera, its top colour;
+stacks cut off on the way may still stand or be gone. A sequence is kept when its prediction
+agrees with every readable cell of the snapshot; unchanged cells are evidence too.
+
+Pruning follows the sensors: in phase 2 an empty cell never fills again, so every source of a
+forward move must read empty, and a cell that reads occupied must be occupied (or a cut-off
+stack still standing) at the end. In phase 1 a placement goes on a cell that reads occupied,
+with the right colour (camera) or magnet polarity (hall board). Take-backs are searched only
+when nothing forward explains the snapshot (a forward explanation always wins).
+
+The search is bounded by plies, nodes and time; :class:`Result` says when a bound cut it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from engine.game import Game
+from engine.geometry import NUM_CELLS, iter_cells
+from engine.move import PASS, Move
+
+EMPTY = "."
+UNKNOWN = "?"
+#: Bottom-magnet polarity each piece shows on the hall board: 'n' white or red, 's' black.
+POLARITY = {"w": "n", "r": "n", "b": "s"}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds of one search: forward plies (forced passes not counted), actions taken back,
+    positions visited, and seconds."""
+
+    depth: int = 3
+    back: int = 2
+    nodes: int = 4000
+    seconds: float = 0.05
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """One explanation of a snapshot: take back ``back`` actions (each with the forced passes
+    after it), then play ``moves`` (forced passes included); ``lifted`` is a stack of the side
+    to act then held in the air (None: nothing in the hand). ``key`` identifies the resulting
+    position (hash, ply, cut-off cells still to go); ``certain`` is False when a cell whose
+    reading the sequence changes is unreadable now (then it must not be committed)."""
+
+    back: int
+    moves: tuple[Move, ...]
+    lifted: int | None
+    key: tuple[int, int, int]
+    certain: bool
+
+    @property
+    def complete(self) -> bool:
+        """True when no stack is still in the hand."""
+        return self.lifted is None
+
+    def real_moves(self) -> tuple[Move, ...]:
+        """The moves without the forced passes."""
+        return tuple(m for m in self.moves if not m.is_pass)
+
+
+@dataclass
+class Result:
+    """What a search found, and what it cost."""
+
+    hypotheses: list[Hypothesis] = field(default_factory=list)
+    nodes: int = 0
+    truncated: bool = False
+    seconds: float = 0.0
+
+
+class _Reading:
+    """The snapshot as bit masks (and colours), for fast per-position checks."""
+
+    def __init__(self, snap: str, polarity: str | None) -> None:
+        self.snap = snap
+        self.empty = 0
+        self.full = 0
+        self.colour = 0  # cells that read a top colour
+        for c, ch in enumerate(snap):
+            if ch == EMPTY:
+                self.empty |= 1 << c
+            elif ch != UNKNOWN:
+                self.full |= 1 << c
+                if ch != "x":
+                    self.colour |= 1 << c
+        self.readable = self.empty | self.full
+        self.polarity = polarity if polarity and len(polarity) == NUM_CELLS else None
+
+
+def _popcount(x: int) -> int:
+    return bin(x).count("1")
+
+
+class _Search:
+    def __init__(self, game: Game, removals: Mapping[int, str],
+                 history: Sequence[Mapping[int, str]], reading: _Reading, limits: Limits,
+                 hidden: int = 0) -> None:
+        self.g = game.copy()
+        self.removals = dict(removals)
+        self.history = list(history)
+        self.r = reading
+        self.limits = limits
+        self.out: list[Hypothesis] = []
+        self.nodes = 0
+        self.truncated = False
+        self.deadline = time.perf_counter() + limits.seconds
+        self.moves: list[Move] = []
+        self.back = 0
+        self.root = game.snapshot(bool(reading.colour))
+        self.hidden = (~reading.readable | hidden) & ((1 << NUM_CELLS) - 1)
+
+    # -- the checks ---------------------------------------------------------------------------
+    def _fits(self, removals: dict[int, str], lifted: int | None) -> bool:
+        """Whether the current position (with ``removals`` standing or gone and ``lifted`` in
+        the hand) agrees with every readable cell."""
+        g, r = self.g, self.r
+        occ = g.occupied
+        rm = 0
+        for c in removals:
+            rm |= 1 << c
+        lbit = 0 if lifted is None else 1 << lifted
+        if r.empty & occ & ~lbit or r.full & ~(occ | rm) or r.full & lbit:
+            return False
+        if r.colour:
+            snap = r.snap
+            for c in iter_cells(r.colour):
+                s = g.stack(c)
+                top = s[-1] if s else removals.get(c, "x")
+                if top != "x" and top != snap[c]:
+                    return False
+        return True
+
+    def _record(self, removals: dict[int, str], lifted: int | None) -> None:
+        rm = 0
+        for c in removals:
+            rm |= 1 << c
+        certain = True
+        hidden = self.hidden & ~rm
+        if hidden:
+            stacks = self.g.stacks()
+            colours = bool(self.r.colour)
+            for c in iter_cells(hidden):
+                s = stacks[c]
+                now = (s[-1] if colours else "x") if s else EMPTY
+                if now != self.root[c]:
+                    certain = False
+                    break
+        key = (self.g.zobrist, self.g.ply, rm)
+        self.out.append(Hypothesis(self.back, tuple(self.moves), lifted, key, certain))
+
+    def _spent(self) -> bool:
+        if self.truncated:
+            return True
+        self.nodes += 1
+        if self.nodes > self.limits.nodes or (
+                self.nodes % 64 == 0 and time.perf_counter() > self.deadline):
+            self.truncated = True
+        return self.truncated
+
+    # -- forward ------------------------------------------------------------------------------
+    def forward(self, removals: dict[int, str], depth: int) -> None:
+        if self._spent():
+            return
+        g, r = self.g, self.r
+        occ = g.occupied
+        rm = 0
+        for c in removals:
+            rm |= 1 << c
+        missing = r.full & ~(occ | rm)  # read occupied, empty here: placements still to come
+        if not g.placing and missing:
+            return  # phase 2 never fills an empty cell
+        if g.placing and _popcount(missing) > min(depth, 49 - g.ply):
+            return
+        if not missing:
+            if self._fits(removals, None):
+                self._record(removals, None)
+            if not g.placing and r.empty & occ:
+                movable = g.movable()
+                for s in iter_cells(r.empty & occ & movable):
+                    if self._fits(removals, s):
+                        self._record(removals, s)
+        if depth <= 0 or g.is_over():
+            return
+        if g.placing:
+            piece = g.piece_to_place()
+            assert piece is not None
+            for c in iter_cells(missing):
+                read = r.snap[c]
+                if read != "x" and read != piece:
+                    continue
+                if r.polarity is not None and r.polarity[c] in "ns" and \
+                        r.polarity[c] != POLARITY[piece]:
+                    continue
+                self._step(Move.place(c), removals, depth)
+            return
+        sources = r.empty & occ
+        if not sources:
+            return
+        for m in g.legal_moves():
+            if m.source is not None and (sources >> m.source) & 1:
+                self._step(m, removals, depth)
+
+    def _step(self, move: Move, removals: dict[int, str], depth: int) -> None:
+        g = self.g
+        tops = None
+        if move.source is not None:
+            tops = g.snapshot(True)
+        cut = g.push_unchecked(move)
+        after = removals
+        if cut:
+            assert tops is not None
+            after = dict(removals)
+            src = move.source
+            assert src is not None
+            for c in iter_cells(cut):  # a target cut off shows the moved stack's top
+                after[c] = tops[src if c == move.target else c]
+        passes = 0
+        while not g.placing and g.legal_moves() == [PASS]:
+            g.push_unchecked(PASS)
+            passes += 1
+        self.moves.append(move)
+        self.moves.extend([PASS] * passes)
+        self.forward(after, depth - 1)
+        del self.moves[len(self.moves) - passes - 1:]
+        for _ in range(passes + 1):
+            g.pop()
+
+    # -- take-backs then forward ----------------------------------------------------------
+    def backward(self, k: int) -> bool:
+        """Take back ``k`` actions (each with its forced passes), then search forward."""
+        g = self.g.copy()
+        saved_game = self.g
+        self.g = g
+        history = self.history
+        removals: dict[int, str] = dict(self.removals)
+        for _ in range(k):
+            if not g.move_stack:
+                self.g = saved_game
+                return False
+            while g.move_stack and g.move_stack[-1] == PASS:
+                g.pop()
+                history = history[:-1]
+            if not g.move_stack:
+                self.g = saved_game
+                return False
+            g.pop()
+            removals = dict(history[-1]) if history else {}
+            history = history[:-1]
+        self.back = k
+        self.forward(removals, self.limits.depth)
+        self.g = saved_game
+        return True
+
+
+def search(
+    game: Game,
+    snap: str,
+    *,
+    removals: Mapping[int, str] | None = None,
+    history: Sequence[Mapping[int, str]] = (),
+    polarity: str | None = None,
+    limits: Limits | None = None,
+    hidden: int = 0,
+) -> Result:
+    """Every bounded action sequence from ``game`` whose board agrees with ``snap``.
+
+    ``removals``: cut-off stacks that may still stand (cell -> top colour). ``history``: the
+    removals as they were before each action of ``game.move_stack`` (aligned at the end; used
+    by take-backs). ``polarity``: the hall board's per-cell magnet polarity, checked for
+    placements. ``hidden``: cells unreadable right now (their last stable reading is in
+    ``snap``): a sequence that changes one of them is not certain. Forward sequences come
+    first; take-backs only when none fits.
+    """
+    limits = limits or Limits()
+    start = time.perf_counter()
+    s = _Search(game, removals or {}, history, _Reading(snap, polarity), limits, hidden)
+    s.forward(dict(s.removals), limits.depth)
+    k = 1
+    while not s.out and k <= limits.back and not s.truncated:
+        if not s.backward(k):
+            break
+        k += 1
+    return Result(s.out, s.nodes, s.truncated, time.perf_counter() - start)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the controller should do with a search result.
+
+    ``kind``: 'idle' (nothing happened), 'commit' (take back ``back`` actions and play
+    ``moves``: certain), 'lifted' (a stack of the side to act is in the hand: ``source``),
+    'choose' (sequences that differ: ``choice`` are the cells that tell them apart, the
+    targets of their first differing action; ``source`` its common source if any), 'wait'
+    (an explanation touches an unreadable cell) or 'none' (nothing explains the board).
+    """
+
+    kind: str
+    back: int = 0
+    moves: tuple[Move, ...] = ()
+    source: int | None = None
+    choice: int = 0
+    options: tuple[Hypothesis, ...] = ()
+
+
+def _first_difference(pool: Sequence[Hypothesis]) -> int:
+    """Index of the first action on which the sequences of ``pool`` (same ``back``) differ."""
+    i = 0
+    while True:
+        seen = {h.moves[i] if i < len(h.moves) else None for h in pool}
+        if len(seen) != 1 or None in seen:
+            return i
+        i += 1
+
+
+def decide(result: Result, *, pick: int | None = None) -> Decision:
+    """Turn hypotheses into one decision: commit only what every explanation agrees on.
+
+    ``pick``: a cell the players pointed at (gesture, next/confirm) among the cells that tell
+    the sequences apart; it keeps the sequences whose first differing action lands there.
+    """
+    hyps = result.hypotheses
+    if not hyps:
+        return Decision("none")
+    back = min(h.back for h in hyps)
+    hyps = [h for h in hyps if h.back == back]
+    if back == 0 and any(h.complete and not h.moves for h in hyps):
+        return Decision("idle")
+    complete = [h for h in hyps if h.complete]
+    pool = complete or hyps
+    lifts = [h for h in hyps if not h.moves and h.lifted is not None and h.certain]
+    wait = Decision("wait", source=lifts[0].lifted if lifts else None)
+    certain = all(h.certain for h in pool)
+    if len({(h.key, h.lifted) for h in pool}) == 1:
+        if not certain:
+            return wait
+        h = pool[0]
+        if not h.moves and h.lifted is not None:
+            if h.back:
+                return Decision("commit", back=h.back)
+            return Decision("lifted", source=h.lifted)
+        return Decision("commit", back=h.back, moves=h.moves)
+    i = _first_difference(pool)
+    if i > 0 or back:
+        if not certain:
+            return wait
+        return Decision("commit", back=back, moves=pool[0].moves[:i])
+    firsts = {h.moves[0] if h.moves else None for h in pool}
+    choice = 0
+    sources = set()
+    for m in firsts:
+        if m is not None and m.target is not None:
+            choice |= 1 << m.target
+            sources.add(m.source)
+    if pick is not None and (choice >> pick) & 1:
+        kept = [h for h in pool if h.moves and h.moves[0].target == pick]
+        return decide(Result(kept, result.nodes, result.truncated, result.seconds))
+    if None in firsts:  # a lifted stack still in the air versus a landing: wait for it
+        lifts = [h for h in pool if not h.moves]
+        return Decision("lifted", source=lifts[0].lifted, choice=choice, options=tuple(pool))
+    source = sources.pop() if len(sources) == 1 else None
+    return Decision("choose", source=source, choice=choice, options=tuple(pool))
