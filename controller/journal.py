@@ -14,14 +14,21 @@ Game results (``GameInfo.result``):
 * ``'abandoned'``: set by :meth:`Journal.abandon` (e.g. the players cleared the table);
 * ``None``: the game is unfinished.
 
-A corrupt, foreign or newer-version file raises :class:`JournalError` naming the path; the
+A foreign, newer-version or non-SQLite file raises :class:`JournalError` naming the path; the
 journal never replaces it with a fresh empty database.
+
+Three ways to open (see :class:`Journal`): ``readonly=True`` never creates or changes a file
+(``games list``/``export``); ``writer=True`` takes the journal's writer lock (one writer per
+journal: a second one is refused at once, naming the holder's pid) and, finding the file
+damaged, moves it aside under a new name, recovers what can be read into a new journal and
+says so; the default opens for writing without either (library use, tests).
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -31,6 +38,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
+from controller import journal_recover
+from controller.journal_lock import (
+    WriterLock,
+    lock_path,
+    os_problem,
+    why_not_readable,
+    why_not_writable,
+)
 from engine.errors import DvonnError, InvalidMoveError
 from engine.move import Move
 
@@ -64,6 +79,23 @@ CREATE INDEX games_unfinished ON games(finished, id);
 
 class JournalError(DvonnError):
     """The journal file cannot be used, or a game id / operation is wrong; the message says why."""
+
+
+class DamagedJournalError(JournalError):
+    """The journal is a SQLite file with damaged pages (a writer recovers it; see Journal)."""
+
+
+# SQLite primary result codes (sqlite3.Error.sqlite_errorcode & 0xff).
+_SQLITE_PERM, _SQLITE_READONLY, _SQLITE_CORRUPT, _SQLITE_CANTOPEN = 3, 8, 11, 14
+_SQLITE_FULL, _SQLITE_NOTADB, _SQLITE_IOERR = 13, 26, 10
+
+
+def _code(exc: sqlite3.Error) -> int:
+    return int(getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
+
+
+def _say(message: str) -> None:
+    print(f"dvonn-board: {message}", file=sys.stderr)
 
 
 @dataclass(frozen=True)
@@ -144,42 +176,150 @@ class Journal:
     shared between threads (e.g. the game loop and a web view): calls are serialised.
     """
 
-    def __init__(self, path: str | Path | None = None, *, now: Callable[[], str] | None = None):
+    def __init__(self, path: str | Path | None = None, *, now: Callable[[], str] | None = None,
+                 readonly: bool = False, writer: bool = False,
+                 notify: Callable[[str], None] | None = None):
+        """``readonly``: never create or change anything (a missing or empty file is a
+        JournalError). ``writer``: hold the writer lock while open and recover a damaged
+        file; ``notify`` gets the one-line report of a recovery (default: stderr)."""
+        if readonly and writer:
+            raise ValueError("a journal is opened readonly or as the writer, not both")
         self.path = Path(path).expanduser() if path is not None else default_journal_path()
+        self.readonly = readonly
         self._now = now or _utc_now
+        self._notify = notify or _say
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise JournalError(
-                f"cannot create the journal folder {self.path.parent}: {exc}"
-            ) from exc
+        self._writer: WriterLock | None = None
         if self.path.exists() and not self.path.is_file():
             raise JournalError(f"journal {self.path} is not a file")
+        if readonly:
+            self._conn = self._open_readonly()
+            return
+        self._make_folder()
+        try:
+            if writer:
+                self._writer = self._take_lock()
+            try:
+                conn = self._open_writable()
+            except DamagedJournalError as exc:
+                if not writer:
+                    raise
+                conn = self._recover(exc)
+        except BaseException:
+            if self._writer is not None:
+                self._writer.release()
+            raise
+        self._conn = conn
+
+    def _make_folder(self) -> None:
+        folder = self.path.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalError(
+                f"cannot create the journal folder {folder}: {os_problem(exc)}"
+            ) from exc
+
+    def _take_lock(self) -> WriterLock:
+        try:
+            return WriterLock(self.path)
+        except OSError as exc:
+            reason = why_not_writable(self.path) or os_problem(exc)
+            raise JournalError(f"journal {self.path} cannot be written: {reason} "
+                               f"(making its lock file {lock_path(self.path).name})") from exc
+
+    def _open_writable(self) -> sqlite3.Connection:
         try:
             conn = sqlite3.connect(
                 self.path, isolation_level=None, timeout=10.0, check_same_thread=False
             )
         except sqlite3.Error as exc:
-            raise JournalError(f"cannot open the journal {self.path}: {exc}") from exc
+            raise self._access_error(exc, "open") from exc
         try:
             self._setup(conn)
         except BaseException:
             conn.close()
             raise
-        self._conn = conn
+        return conn
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        """A connection that cannot create or change a file, not even SQLite's -wal/-shm.
+
+        Without a ``-wal`` file no connection is open and every commit is in the main
+        file, so it is read as immutable (a plain read-only open would create -wal and
+        -shm); with one, read-only through the WAL as usual.
+        """
+        where = f"journal {self.path}"
+        if not self.path.exists():
+            problem = why_not_readable(self.path)
+            raise JournalError(f"{where} cannot be read: {problem}" if problem else
+                               f"no journal at {self.path} (no games were stored there)")
+        if not os.access(self.path, os.R_OK):
+            raise JournalError(f"{where} cannot be read: {why_not_readable(self.path)}")
+        if self.path.stat().st_size == 0:
+            raise JournalError(f"{where} is an empty file, not a dvonn-board journal")
+        uri = journal_recover.read_only_uri(self.path)
+        if not self.path.with_name(self.path.name + "-wal").exists():
+            uri += "&immutable=1"
+        try:
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=10.0,
+                                   check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise self._access_error(exc, "read") from exc
+        try:
+            self._check(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _access_error(self, exc: sqlite3.Error, doing: str) -> JournalError:
+        """A SQLite error while opening or writing, in words naming the cause and the path."""
+        where = f"journal {self.path}"
+        code = _code(exc)
+        if code in (_SQLITE_READONLY, _SQLITE_CANTOPEN, _SQLITE_PERM) or (
+                code == _SQLITE_IOERR and doing != "read"):
+            reason = why_not_readable(self.path) if doing == "read" else (
+                why_not_readable(self.path) or why_not_writable(self.path))
+            if reason:
+                verb = "read" if doing == "read" else "written"
+                return JournalError(f"{where} cannot be {verb}: {reason}")
+        if code == _SQLITE_FULL:
+            return JournalError(f"{where} cannot be written: the disk is full ({exc})")
+        if code == _SQLITE_CORRUPT:
+            return DamagedJournalError(f"{where} is damaged ({exc})")
+        if code == _SQLITE_NOTADB:
+            return JournalError(f"{where} is not a SQLite database ({exc}); if it is a damaged "
+                                "journal, move it away and start again")
+        return JournalError(f"{where}: cannot {doing}: {exc}")
+
+    def _recover(self, damage: DamagedJournalError) -> sqlite3.Connection:
+        """Move the damaged file aside (never deleted), carry what is readable into a new one."""
+        try:
+            aside = journal_recover.move_aside(self.path)
+        except OSError as exc:
+            raise JournalError(f"{damage}; it cannot be moved aside: {os_problem(exc)}") from exc
+        found = journal_recover.salvage(aside)
+        conn = self._open_writable()
+        try:
+            journal_recover.restore(conn, found)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise JournalError(f"{damage}; it was moved to {aside}, but the recovery failed: "
+                               f"{exc}") from exc
+        cut = f", {len(found.cut)} of them cut short" if found.cut else ""
+        self._notify(f"{damage}: kept it as {aside} and recovered {len(found.games)} games "
+                     f"({found.action_count} actions{cut}) into a new journal")
+        return conn
 
     # -- opening ---------------------------------------------------------------------------
 
-    def _setup(self, conn: sqlite3.Connection) -> None:
+    def _read_state(self, conn: sqlite3.Connection) -> tuple[int, set[str]]:
+        """Integrity, schema version and tables, read in one transaction (another opener
+        may create the schema between two separate reads)."""
         where = f"journal {self.path}"
         try:
-            mode = _set_wal(conn)
-            conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("PRAGMA foreign_keys=ON")
-            # One read transaction: another opener may create the schema between two
-            # separate reads (version 0 read, then its tables seen).
             conn.execute("BEGIN")
             try:
                 check = conn.execute("PRAGMA quick_check").fetchall()
@@ -188,22 +328,45 @@ class Journal:
             finally:
                 conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            raise JournalError(
-                f"{where} is unreadable or not a dvonn-board journal: {exc}"
-            ) from exc
-        if str(mode).lower() != "wal":
-            raise JournalError(f"{where}: cannot switch to WAL mode (got {mode!r})")
+            raise self._access_error(exc, "read") from exc
         if check != [("ok",)]:
-            problems = "; ".join(str(r[0]) for r in check[:3])
-            raise JournalError(f"{where} is corrupted: {problems}")
+            problems = "; ".join(" ".join(str(r[0]).split()) for r in check[:3])
+            raise DamagedJournalError(f"{where} is damaged: {problems}")
+        return int(version), tables
+
+    def _check(self, conn: sqlite3.Connection) -> None:
+        """A read-only opener's checks: the file must already be a journal of this version."""
+        where = f"journal {self.path}"
+        version, tables = self._read_state(conn)
+        self._check_version(version, tables)
+        if version < SCHEMA_VERSION:
+            held = f"holds other data (tables {', '.join(sorted(tables))})" if tables else \
+                "holds no tables"
+            raise JournalError(f"{where} {held}: not a dvonn-board journal")
+
+    def _check_version(self, version: int, tables: set[str]) -> None:
+        where = f"journal {self.path}"
         if version > SCHEMA_VERSION:
             raise JournalError(
                 f"{where} has schema version {version}, newer than this program's "
                 f"{SCHEMA_VERSION}: update dvonn-board"
             )
+        if version == SCHEMA_VERSION and not {"games", "actions"} <= tables:
+            raise JournalError(f"{where} claims schema {version} but lacks its tables")
+
+    def _setup(self, conn: sqlite3.Connection) -> None:
+        where = f"journal {self.path}"
+        try:
+            mode = _set_wal(conn)
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.Error as exc:
+            raise self._access_error(exc, "open") from exc
+        version, tables = self._read_state(conn)
+        if str(mode).lower() != "wal":
+            raise JournalError(f"{where}: cannot switch to WAL mode (got {mode!r})")
+        self._check_version(version, tables)
         if version == SCHEMA_VERSION:
-            if not {"games", "actions"} <= tables:
-                raise JournalError(f"{where} claims schema {version} but lacks its tables")
             return
         if tables:
             raise JournalError(
@@ -223,7 +386,7 @@ class Journal:
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            raise JournalError(f"cannot initialise {where}: {exc}") from exc
+            raise self._access_error(exc, "initialise") from exc
 
     # -- lifetime --------------------------------------------------------------------------
 
@@ -233,6 +396,9 @@ class Journal:
             conn, self._conn = self._conn, None
             if conn is not None:
                 conn.close()
+            writer, self._writer = self._writer, None
+            if writer is not None:
+                writer.release()
 
     def __enter__(self) -> Journal:
         return self
@@ -259,12 +425,18 @@ class Journal:
         """One durable transaction: committed (and synced) when the block ends."""
         with self._lock:
             conn = self._db
+            if self.readonly:
+                raise JournalError(f"journal {self.path} was opened read-only")
             try:
                 conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise JournalError(f"journal {self.path}: cannot write: {exc}") from exc
+                raise self._access_error(exc, "write") from exc
             try:
                 yield conn
+            except sqlite3.Error as exc:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise self._access_error(exc, "write") from exc
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
@@ -274,7 +446,7 @@ class Journal:
             except sqlite3.Error as exc:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
-                raise JournalError(f"journal {self.path}: commit failed: {exc}") from exc
+                raise self._access_error(exc, "write") from exc
 
     # -- games -----------------------------------------------------------------------------
 

@@ -6,6 +6,9 @@
 
 The journal is ``--journal``, else ``[journal] path`` of the config file, else the default
 (controller.journal.default_journal_path). An unknown id is a JournalError: exit code 2.
+``list`` and ``export`` only read: they open the journal read-only, need no writer lock, and
+never create a file or folder (a missing default journal lists as no games; a missing named
+one is an error). ``delete`` takes the writer lock, as ``play`` does.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.config import load_config
-from controller.journal import GameInfo, Journal
+from controller.journal import GameInfo, Journal, default_journal_path
 from engine.errors import DvonnError
 from engine.game import Game
 from engine.move import Move
@@ -64,15 +67,29 @@ def _journal_options(parser: argparse.ArgumentParser) -> None:
                         help="config file whose [journal] path to use")
 
 
-def open_journal(args: argparse.Namespace) -> Journal:
-    """The journal named by --journal, the config, or the default."""
+def journal_path(args: argparse.Namespace) -> tuple[Path, bool]:
+    """The journal named by --journal, the config, or the default; and whether it was named."""
     path: str | None = getattr(args, "journal", None)
     if path is None:
         path = load_config(getattr(args, "config", None)).journal.path
-    return Journal(path)
+    if path is None:
+        return default_journal_path(), False
+    return Path(path).expanduser(), True
+
+
+def open_journal(args: argparse.Namespace, *, write: bool = False) -> Journal:
+    """The journal, read-only (or as the lock-holding writer when ``write``)."""
+    path, _ = journal_path(args)
+    if write:
+        return Journal(path, writer=True)
+    return Journal(path, readonly=True)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    path, named = journal_path(args)
+    if not named and not path.exists():
+        print(f"no games in {path}")
+        return 0
     with open_journal(args) as journal:
         games = journal.games()
         if not games:
@@ -96,7 +113,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
-    with open_journal(args) as journal:
+    with open_journal(args, write=True) as journal:
         info = journal.game(args.id)
         journal.delete(args.id)
     print(f"deleted game {info.id} ({info.white} vs {info.black}, {info.actions} actions)")

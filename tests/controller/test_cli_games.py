@@ -85,8 +85,31 @@ def test_list(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_list_empty_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "new.sqlite3"
+    Journal(path).close()
     code, out, _ = run(capsys, "games", "--journal", str(path))
     assert code == 0 and out.strip() == f"no games in {path}"
+
+
+def test_listing_never_creates_a_journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """A named journal that does not exist is an error (a typo must not look like 'no
+    games'); the default one lists as no games. Neither creates a file or a folder."""
+    path = tmp_path / "no" / "such" / "dir" / "x.db"
+    code, out, err = run(capsys, "games", "list", "--journal", str(path))
+    assert code == 2 and out == "" and err == f"dvonn-board games: no journal at {path} " \
+        "(no games were stored there)\n"
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    code, _, err = run(capsys, "games", "--journal", str(empty))
+    assert code == 2 and "empty file" in err and empty.read_bytes() == b""
+    monkeypatch.setenv("DVONN_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    code, out, _ = run(capsys, "games")
+    assert code == 0 and out == f"no games in {tmp_path / 'data' / 'games.sqlite3'}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.db"]
+    code, _, err = run(capsys, "games", "export", "1")
+    assert code == 2 and "no journal at" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.db"]
 
 
 def test_journal_path_from_config(
