@@ -91,6 +91,18 @@ class Opponent:
         self.note = f"{_SIDE[side]}'s computer stopped ({error}); {_SIDE[side]} plays by hand"
 
     # ------------------------------------------------------------------ hooks
+    def attach(self, ctl: TableController) -> None:
+        """Serve ``ctl``: its hooks call this opponent; it updates after every event."""
+        setattr(ctl, "opponent", self)  # noqa: B010  (declared by TableController)
+        ctl.listeners.append(self.update)
+        self.update(ctl)
+
+    def pending_for(self, game: Game) -> Move | None:
+        """The computer's action in ``game`` if it is the position the suggestion is for."""
+        if self.pending is not None and self._pending_at == self._key(game):
+            return self.pending
+        return None
+
     def update(self, ctl: TableController) -> None:
         """After every event: keep external programs in step; choose when a computer acts."""
         game = ctl.game
@@ -169,10 +181,12 @@ class Opponent:
         return None
 
     def on_hint(self, ctl: TableController) -> Analysis | None:
-        """The hint button: analyse the position for the side to act (node budget)."""
+        """The hint button: analyse the position for the side to act (node budget); pressed
+        again while the hint shows, it hides it."""
         game = ctl.game
-        if game.is_over():
+        if game.is_over() or (self.hint is not None and self._hint_at == self._key(game)):
             self.hint = None
+            self._hint_at = None
             return None
         self.hint = analyse(game.copy(), self.hint_limits, searcher=self._hint_searcher)
         self._hint_at = self._key(game)

@@ -33,8 +33,8 @@ class Level:
 
 
 LEVELS: tuple[Level, ...] = (
-    Level(1, "beginner", 40, 250),
-    Level(2, "casual", 150, 120),
+    Level(1, "beginner", 20, 600),
+    Level(2, "casual", 150, 200),
     Level(3, "club", 600, 50),
     Level(4, "strong", 2500, 15),
     Level(5, "expert", 10_000),
