@@ -28,6 +28,9 @@ from engine.move import PASS, Move
 Clock = Callable[[], float]
 
 INF = 10 * WIN
+#: Ply of the 49th placement: White makes it and then White moves first, so the side to act
+#: does not change across it (the one place where negamax must not negate).
+LAST_PLACEMENT = PLACEMENTS - 1
 MAX_DEPTH = 64
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -142,8 +145,9 @@ class Searcher:
         if not moves:
             return SearchResult(None, terminal_value(game), (), 0, 0, self.clock() - start, True)
         if len(moves) == 1 and forced_fast:  # forced: no search, a static value for the record
+            sign = -1 if game._ply != LAST_PLACEMENT else 1
             game.push_unchecked(moves[0])
-            value = -terminal_value(game) if game.is_over() else -evaluate(game)
+            value = sign * (terminal_value(game) if game.is_over() else evaluate(game))
             game.pop()
             return SearchResult(moves[0], value, (moves[0],), 0, 0, self.clock() - start)
         if len(self.tt) > self.tt_size:
@@ -264,6 +268,13 @@ class Searcher:
         push, pop = game.push_unchecked, game.pop
         first = True
         for m in root:
+            if game._ply == LAST_PLACEMENT:  # White acts again after it: no change of sides
+                push(m)
+                value = self._negamax(depth - 1, alpha, beta, 1)
+                pop()
+                scored.append((m, value))
+                best, best_move = value, m
+                continue
             push(m)
             if first or not self.use_pvs:
                 value = -self._negamax(depth - 1, -beta, -alpha, 1)
@@ -323,6 +334,11 @@ class Searcher:
                         return value
         if len(moves) > 1 and self.use_ordering:
             moves = self._order(moves, tt_move, ply, game)
+        if game._ply == LAST_PLACEMENT:  # forced, and White acts again after it
+            game.push_unchecked(moves[0])
+            value = self._negamax(depth - 1, alpha, beta, ply + 1)
+            game.pop()
+            return value
         alpha0 = alpha
         best = -INF
         best_move: Move | None = None
@@ -399,6 +415,11 @@ def plain_alphabeta(game: Game, depth: int, alpha: int = -INF, beta: int = INF) 
     moves = game.legal_moves()
     if not moves:
         return terminal_value(game)
+    if game._ply == LAST_PLACEMENT:  # White places the last piece and moves first
+        game.push_unchecked(moves[0])
+        value = plain_alphabeta(game, depth - 1, alpha, beta)
+        game.pop()
+        return value
     best = -INF
     for m in moves:
         game.push_unchecked(m)

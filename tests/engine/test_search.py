@@ -216,3 +216,25 @@ def test_score_pieces_reads_margins_and_heuristics() -> None:
     assert score_pieces(WIN + 300) == 3
     assert score_pieces(-WIN - 200) == -2
     assert score_pieces(150) == 1.5
+
+
+def test_no_change_of_sides_across_the_last_placement() -> None:
+    """White places the 49th piece and then moves first: values must not flip sign there."""
+    game = random_position(16, moving=False)
+    rng = random.Random(1)
+    while game.ply < 48:
+        game.push(rng.choice(game.legal_moves()))
+    assert game.turn == "w" and len(game.legal_moves()) == 1
+    after = game.copy()
+    after.push(after.legal_moves()[0])
+    assert after.turn == "w"
+    for depth in (1, 2):
+        expected = plain_alphabeta(after, depth - 1) if depth > 1 else evaluate(after)
+        assert plain_alphabeta(game, depth) == expected
+        result = Searcher().search(game, Limits(depth=depth), forced_fast=False)
+        assert result.score == expected
+    assert Searcher().search(game, Limits(depth=1)).score == evaluate(after)
+    # One ply earlier (Black to place), a depth-2 search sees White's value negated.
+    game.pop()
+    assert game.turn == "b"
+    assert Searcher().search(game, Limits(depth=3)).score == plain_alphabeta(game, 3)
