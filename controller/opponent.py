@@ -9,7 +9,8 @@ composed (``suggest`` on the cell to place, or on source and destination) and on
 - A different legal action is never accepted: it is a mismatch that lights the cells the person
   changed and the suggested action, until the board is put back.
 - ``hint`` shows the best action for the side to act within a node budget (about one second on
-  a Pi 4) and the stacks it would cut off (``remove``, blinking), until the position changes.
+  a Pi 4) with ``suggest``, and the stacks it would cut off with ``suggest`` blinking (never
+  ``remove``: nothing is to be taken away yet), until the position changes.
 - A computer player that fails (a crashed, hung or cheating program, or one that cannot follow a
   take-back) is dropped with a message: its side is played by hand; the game goes on.
 """
@@ -20,6 +21,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from controller.inference import MISMATCH
 from controller.players import (
     ExternalPlayer,
     Player,
@@ -103,9 +105,19 @@ class Opponent:
             return self.pending
         return None
 
+    def suggestion(self, ctl: TableController) -> Move | None:
+        """The computer's action for the position on ``ctl`` (chosen now if need be), or None
+        when a person is to act."""
+        if self.pending_for(ctl.game) is None:
+            self.update(ctl)
+        return self.pending_for(ctl.game)
+
     def update(self, ctl: TableController) -> None:
         """After every event: keep external programs in step; choose when a computer acts."""
         game = ctl.game
+        if self.expected is not None and getattr(ctl, "explanation", None) is not None and \
+                ctl.explanation.kind != MISMATCH:
+            self.expected = None  # the board was put back
         for side in ("w", "b"):
             if self.players[side] is not None:
                 self._sync(side, game)
@@ -203,7 +215,7 @@ class Opponent:
         if move is None and self.hint is not None and self._hint_at == self._key(game):
             move = self.hint.best
             for cut in self.hint.cuts:
-                roles[cut.cell] = "remove"
+                roles[cut.cell] = "suggest"
                 blink |= 1 << cut.cell
         if move is None or move.target is None:
             return roles, blink

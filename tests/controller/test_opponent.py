@@ -76,7 +76,7 @@ def test_hint_shows_the_best_action_and_what_it_cuts_off() -> None:
     roles, blink = opp.roles(ctl, None)
     assert roles[hint.best.target] == "suggest"  # type: ignore[index]
     for cut in hint.cuts:
-        assert roles[cut.cell] == "remove" and blink >> cut.cell & 1
+        assert roles[cut.cell] == "suggest" and blink >> cut.cell & 1
     assert opp.message(ctl).startswith("hint: ")
     game.push(hint.best)  # type: ignore[arg-type]
     opp.update(ctl)
@@ -91,6 +91,9 @@ def test_hint_cut_off_is_reported() -> None:
     assert hint is not None and str(hint.best) == "E3F3"
     assert [c.name for c in hint.cuts] == ["D3"]
     assert "cuts off D3" in opp.message(table(game))
+    roles, blink = opp.roles(table(game), None)
+    d3 = hint.cuts[0].cell
+    assert roles[d3] == "suggest" and blink == 1 << d3  # lit, blinking: never 'remove'
 
 
 def test_bad_specs_are_refused() -> None:
