@@ -21,6 +21,7 @@ from controller.config import (
     PlayersConfig,
     SensorConfig,
     TimingConfig,
+    dump_default_config,
     parse_config,
 )
 from engine.errors import ConfigError
@@ -77,6 +78,12 @@ def loader_sections() -> set[str]:
 DOC = documented()
 
 
+def test_example_is_generated_from_the_defaults() -> None:
+    assert EXAMPLE.read_text(encoding="utf-8") == dump_default_config(), (
+        "regenerate: python -c 'from controller.config import dump_default_config as d; "
+        "open(\"controller/config.example.toml\", \"w\").write(d())'")
+
+
 def test_example_is_valid_and_shows_the_defaults() -> None:
     cfg = parse_config(EXAMPLE.read_text(encoding="utf-8"))
     assert cfg.timing == TimingConfig() and cfg.animation == AnimationConfig()
@@ -107,10 +114,9 @@ def test_leds_lists_every_key_with_its_default() -> None:
     assert set(DOC["leds"]) == set(LED_DEFAULTS)
     for key, (value, active, _) in DOC["leds"].items():
         default = LED_DEFAULTS[key]
-        if default is None:
-            assert not active, f"leds.{key} has no default: show it commented"
-        else:
-            assert active and value == default, f"leds.{key}: {value!r} != {default!r}"
+        assert not active, f"leds.{key}: the driver's defaults are shown commented"
+        if default is not None:
+            assert value == default, f"leds.{key}: {value!r} != {default!r}"
     every = {k: v for k, (v, _, _) in DOC["leds"].items()}
     check_section(every)
     layout_from_config(every)
@@ -120,7 +126,7 @@ def test_camera_lists_every_key() -> None:
     assert set(DOC["camera"]) == set(CAMERA_KEYS)
     geometry = {k: DOC["camera"][k][0] for k in GEOMETRY_KEYS}
     assert BoardGeometry.from_config(geometry) == BoardGeometry()
-    for key in GEOMETRY_KEYS:  # active geometry keys would override a calibration file's
+    for key in CAMERA_KEYS:  # active geometry keys would override a calibration file's
         assert not DOC["camera"][key][1], f"camera.{key} must be commented"
     size = inspect.signature(Picamera2Source.__init__).parameters
     assert DOC["camera"]["width"][0] == size["width"].default

@@ -1,0 +1,133 @@
+"""The documented sections of controller/config.example.toml that the config loader passes
+through to the hardware code: ``[leds]`` (from the LED driver's own defaults), ``[buttons]``
+(from the pin map) and ``[camera]``. ``controller.config.dump_default_config`` puts them in
+the example; tests/build/test_config_example.py checks every key against what the loaders
+accept. Imports nothing optional (no numpy: the camera defaults are written out here and
+checked against vision.geometry by that test).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hardware.leds.factory import DEFAULTS as LED_DEFAULTS
+from hardware.pinmap import PI_BUTTONS, PI_LED_PWM, PI_LED_SPI
+
+#: What each [leds] key means (comment lines above the key), in the driver's key order.
+LEDS_HELP: dict[str, str] = {
+    "backend": 'Driver: "ws281x" (Pi 1-4, PWM on GPIO{pwm}, needs root), "spi" (any Pi,\n'
+               'GPIO{spi}, SPI enabled), "sensor-board" (the Pico drives the LEDs), "terminal"\n'
+               '(drawn in the terminal), "recording" (kept in memory, for tests) or "none".',
+    "wiring": 'Path of the chain through the board: "rows" (every row A->K) or "serpentine"\n'
+              "(rows 2 and 4 run backwards, saving return wires).",
+    "rotate180": "true: the chain starts at K5 instead of A1 (the whole path turned half "
+                 "round).",
+    "mirror": "true: every row runs the other way (the chain enters row 1 at I1).",
+    "leds_per_cell": "LEDs per space (1-8), consecutive on the chain, all lit alike.",
+    "status_leds": "Extra LEDs after the last space, used as a status bar (0-64).",
+    "skip": "Dark LEDs between rows (wire runs inside strip segments): one number, or a list\n"
+            "of 4 (one per gap between rows 1-2, 2-3, 3-4, 4-5).",
+    "brightness": "Overall brightness of the LEDs (0..1], applied after the palette.",
+    "gamma": "Gamma correction of the colours (1.0 = none).",
+    "max_current_ma": "Current cap in mA for all LEDs (0 = no cap): frames that would draw "
+                      "more are\ndimmed. Set it to about 80 % of what the LED supply and its "
+                      "wiring deliver.",
+    "ma_per_channel": "mA one colour channel draws at full level (WS2812B: about 20; check "
+                      "the datasheet).",
+    "idle_ma": "mA one LED draws when dark.",
+    "order": 'Colour byte order on the wire: "GRB" (WS2812B, SK6812), or RGB, RBG, GBR, BRG, '
+             'BGR.',
+    "gpio_pin": "ws281x: the data GPIO (BCM): 18 or 12 (PWM0), 13 or 19 (PWM1, channel 1), 21 "
+                "(PCM),\n10 (SPI).",
+    "dma": "ws281x: the DMA channel (never 5: it can corrupt the SD card).",
+    "channel": "ws281x: the PWM channel; unset = worked out from gpio_pin.",
+    "spi_bus": "spi: the SPI bus and device (/dev/spidev<bus>.<device>).",
+    "spi_device": "",
+    "spi_hz": "spi: the SPI clock in Hz: 2400000 (3 SPI bits per LED bit) or 6400000 (8 "
+              "bits).",
+    "colour": "terminal: draw in colour; unset = colour on a terminal, plain text into pipes "
+              "and\nlogs.",
+}
+#: Example values shown for [leds] keys whose default is "unset".
+LEDS_EXAMPLES: dict[str, Any] = {"channel": 0, "colour": True}
+
+#: What each button does (the comment line above its suggested pin).
+BUTTONS_HELP: dict[str, str] = {
+    "confirm": "Confirm a landing space the sensors cannot tell apart.",
+    "next": "Step to the next candidate landing space.",
+    "undo": "Take back the last action.",
+    "hint": "Show the stacks that may move.",
+    "new": "Start a new game (long press).",
+}
+
+CAMERA_SECTION = """\
+[camera]
+# The camera table (sensor.backend = "camera"): camera, picture size, board geometry and
+# the calibration file. Every key is shown with its default. Build guide: docs/build/camera.md.
+# Frame source: "picamera2" (the Pi camera), "video" (a USB camera, video file or stream
+# URL, through OpenCV) or "folder" (image files in name order, for tests).
+# source = "picamera2"
+# Picture size asked of the camera, in pixels.
+# width = 1280
+# height = 960
+# video: the camera index (0 = /dev/video0) or a file path or stream URL.
+# device = 0
+# folder: the folder of images.
+# path = "frames/"
+# folder: start again after the last image.
+# loop = false
+# The calibration file written by `dvonn-board vision calibrate` (colours of the empty board).
+# calibration = "/home/pi/camera-calibration.json"
+# The board geometry: set these only when your board differs from the printed sheet (they
+# override the geometry stored in the calibration file).
+# Distance between neighbouring space centres, in mm.
+# pitch_mm = 40.0
+# Side of each ArUco marker, in pitches (0.8 x 40 = 32 mm).
+# marker_side = 0.8
+# Marker centres in pitches from the centre of F3 (x toward K3, y toward row 5).
+# markers = { 0 = [-6.2, -2.8], 1 = [6.2, -2.8], 2 = [6.2, 2.8], 3 = [-6.2, 2.8] }
+# The ArUco dictionary of the markers.
+# dictionary = "DICT_4X4_50"
+# Piece diameter and thickness, in pitches (0.7 x 40 = 28 mm, 0.15 x 40 = 6 mm).
+# disc_diameter = 0.7
+# disc_thickness = 0.15
+"""
+
+
+def toml_value(value: Any) -> str:
+    """A Python value as TOML (bool, int, float, str, list)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    raise TypeError(f"no TOML for {value!r}")
+
+
+def _comment(text: str) -> list[str]:
+    return [f"# {line}" for line in text.split("\n")] if text else []
+
+
+def leds_section() -> str:
+    """[leds]: every key of the LED driver, commented, with its default and meaning."""
+    lines = ["[leds]",
+             "# The LEDs. Every key is shown with its default; the driver checks them",
+             "# (`dvonn-board leds test`). `DVONN_LEDS=NAME` in the environment or `leds test",
+             "# --backend NAME` override the backend. Wiring and power: hardware/LEDS.md."]
+    for key, default in LED_DEFAULTS.items():
+        lines += _comment(LEDS_HELP[key].format(pwm=PI_LED_PWM, spi=PI_LED_SPI))
+        value = LEDS_EXAMPLES[key] if default is None else default
+        lines.append(f"# {key} = {toml_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def buttons_lines() -> str:
+    """The suggested button pins of [buttons] (the wiring diagram's), commented."""
+    lines = []
+    for name, pin in PI_BUTTONS.items():
+        lines += _comment(BUTTONS_HELP[name])
+        lines.append(f"# {name} = {pin}")
+    return "\n".join(lines) + "\n"
