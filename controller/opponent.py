@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from controller.inference import MISMATCH
+from controller.inference import LIFTED, MISMATCH
 from controller.players import (
     ExternalPlayer,
     Player,
@@ -130,6 +130,7 @@ class Opponent:
             self._hint_at = None
         player = self.computer(game)
         if player is None or self.pending is not None:
+            self._point_at_target(ctl)
             return
         side = game.turn
         try:
@@ -139,6 +140,17 @@ class Opponent:
             return
         self.pending = move
         self._pending_at = key
+        self._point_at_target(ctl)
+
+    def _point_at_target(self, ctl: TableController) -> None:
+        """While the suggested stack is held and sensors cannot tell where it lands, make its
+        destination the controller's own suggestion: ``confirm`` then commits it."""
+        move = self.pending_for(ctl.game)
+        e = getattr(ctl, "explanation", None)
+        if move is None or move.target is None or e is None or e.kind != LIFTED:
+            return
+        if e.source == move.source and (e.choice >> move.target) & 1:
+            ctl.suggested = move.target
 
     def _sync(self, side: str, game: Game) -> None:
         """Tell an external program the other side's new actions and read back the passes it
