@@ -23,23 +23,34 @@ from typing import Any
 HINT_ROLES = frozenset({"movable"})
 #: Keys of a state that carry analysis (a computer's evaluation, its hint).
 PRIVATE_KEYS = ("analysis",)
-QUEUE_SIZE = 64
+QUEUE_SIZE = 1024  # states a page may fall behind before it skips to the newest
 
 
 @dataclass(frozen=True)
 class Message:
-    """One published state: its sequence number and both variants, encoded once."""
+    """One published state: its sequence number and both variants, encoded once (as JSON and
+    as Server-Sent Events frames: ``id`` is the sequence number, ``event`` is state)."""
 
     seq: int
     full: bytes  # JSON of the state as published (players)
     public: bytes  # JSON of the spectators' variant
+    frames: tuple[bytes, bytes] = (b"", b"")  # (spectators', players') SSE frames
+
+    @staticmethod
+    def make(seq: int, full: bytes, public: bytes) -> Message:
+        frame = b"id: %d\nevent: state\ndata: %s\n\n"
+        return Message(seq, full, public, (frame % (seq, public), frame % (seq, full)))
 
     def json(self, paired: bool) -> bytes:
         return self.full if paired else self.public
 
     def sse(self, paired: bool) -> bytes:
-        """The Server-Sent Events frame: ``id`` is the sequence number, ``event`` is state."""
-        return b"id: %d\nevent: state\ndata: %s\n\n" % (self.seq, self.json(paired))
+        """The Server-Sent Events frame of this state for a page."""
+        return self.frames[paired]
+
+
+#: Sent to every stream now and then so that proxies and phones keep a quiet stream open.
+KEEPALIVE = Message(0, b"", b"", (b": keep-alive\n\n", b": keep-alive\n\n"))
 
 
 def public_state(state: dict[str, Any], share_hints: bool) -> dict[str, Any]:
@@ -130,7 +141,7 @@ class StateHub:
         full = json.dumps(self._state, separators=(",", ":")).encode()
         public = full if self._share_hints else json.dumps(
             public_state(self._state, False), separators=(",", ":")).encode()
-        msg = Message(self._seq, full, public)
+        msg = Message.make(self._seq, full, public)
         loop = self._loop
         if loop is None:
             self._latest = msg
@@ -176,6 +187,12 @@ class StateHub:
         self._latest = msg
         for sub in self._subscribers:
             sub.offer(msg)
+
+    def keep_alive(self) -> None:
+        """A comment to every stream that has nothing queued (on the loop)."""
+        for sub in self._subscribers:
+            if sub.queue.empty():
+                sub.offer(KEEPALIVE)
 
     def close(self) -> None:
         """End every stream (on the loop): the server is stopping."""

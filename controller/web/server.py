@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.web.bridge import CONTROLS, Command, Inbox
-from controller.web.hub import StateHub, Subscriber
+from controller.web.hub import StateHub
 from controller.web.page import render_page
 from engine.errors import DvonnError
 
@@ -233,7 +233,6 @@ class WebServer:
             JSONResponse,
             RedirectResponse,
             Response,
-            StreamingResponse,
         )
         from starlette.routing import Mount, Route
         from starlette.staticfiles import StaticFiles
@@ -245,7 +244,15 @@ class WebServer:
             self._loop = asyncio.get_running_loop()
             hub.bind(self._loop)
             self._started.set()
+
+            async def keep_alive() -> None:
+                while True:
+                    await asyncio.sleep(KEEPALIVE)
+                    hub.keep_alive()
+
+            ticker = asyncio.create_task(keep_alive())
             yield
+            ticker.cancel()
             hub.close()
 
         def info(paired: bool) -> dict[str, Any]:
@@ -281,12 +288,6 @@ class WebServer:
         async def api_info(request: Request) -> Response:
             return JSONResponse(info(self.paired(request)))
 
-        async def events(request: Request) -> Response:
-            paired = self.paired(request)
-            sub = hub.subscribe(paired)
-            return StreamingResponse(
-                _stream(hub, sub, paired), media_type="text/event-stream",
-                headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
         async def camera(request: Request) -> Response:
             if self.camera is None:
@@ -336,7 +337,7 @@ class WebServer:
             Route("/", page),
             Route("/api/state", api_state),
             Route("/api/info", api_info),
-            Route("/api/events", events),
+            Route("/api/events", EventStream(self), methods=["GET"]),
             Route("/api/camera.jpg", camera),
             Route("/api/control/click/{cell}", control, methods=["POST"],
                   name="click"),
@@ -347,18 +348,48 @@ class WebServer:
         return app
 
 
-async def _stream(hub: StateHub, sub: Subscriber, paired: bool) -> AsyncIterator[bytes]:
-    """One page's event stream: retry hint, then every message (keep-alives when quiet)."""
-    try:
-        yield b"retry: 1000\n\n"
-        while True:
-            try:
-                msg = await asyncio.wait_for(sub.queue.get(), KEEPALIVE)
-            except TimeoutError:
-                yield b": keep-alive\n\n"
-                continue
-            if msg is None:
-                return
-            yield msg.sse(paired)
-    finally:
-        hub.unsubscribe(sub)
+class EventStream:
+    """``GET /api/events`` as a plain ASGI app (no per-message framework layers: it is the
+    path every state takes to every page). The whole current state first, then each new one;
+    states queued while the page was slow go out together in one write, in order."""
+
+    def __init__(self, server: WebServer) -> None:
+        self.server = server
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        from starlette.requests import Request
+
+        hub = self.server.hub
+        paired = self.server.paired(Request(scope))
+        sub = hub.subscribe(paired)
+
+        async def watch() -> None:  # the page went away: end the stream
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            sub.offer(None)
+
+        watcher = asyncio.create_task(watch())
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"text/event-stream; charset=utf-8"),
+                (b"cache-control", b"no-store"), (b"x-accel-buffering", b"no")]})
+            await send({"type": "http.response.body", "body": b"retry: 1000\n\n",
+                        "more_body": True})
+            queue = sub.queue
+            while True:
+                msg = await queue.get()
+                frames = []
+                while msg is not None:
+                    frames.append(msg.sse(paired))
+                    if queue.empty():
+                        break
+                    msg = queue.get_nowait()
+                if frames:
+                    await send({"type": "http.response.body", "body": b"".join(frames),
+                                "more_body": True})
+                if msg is None:
+                    break
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            watcher.cancel()
+            hub.unsubscribe(sub)
