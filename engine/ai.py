@@ -33,10 +33,10 @@ class Level:
 
 
 LEVELS: tuple[Level, ...] = (
-    Level(1, "beginner", 20, 600),
-    Level(2, "casual", 150, 200),
-    Level(3, "club", 600, 50),
-    Level(4, "strong", 2500, 15),
+    Level(1, "beginner", 20, 160),
+    Level(2, "casual", 150, 55),
+    Level(3, "club", 600, 13),
+    Level(4, "strong", 2500, 4),
     Level(5, "expert", 10_000),
     Level(6, "master", 40_000),
     Level(7, "full strength", None),
