@@ -4,18 +4,35 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from engine.diagram import diagram
 from engine.errors import IllegalMoveError, InvalidMoveError, RecordError
 from engine.game import Game
 from engine.move import Move
-from engine.perft import divide, perft
+from engine.perft import estimate_tree, perft
 from engine.records import load_record_file
 
 SIDE_NAMES = {"w": "White", "b": "Black"}
+#: perft refuses a depth estimated to take longer than this (seconds) unless told otherwise.
+DEFAULT_MAX_TIME = 600.0
+#: Depths below this always finish in moments (at most 49 x 48 x 47 leaves): not estimated.
+ESTIMATE_FROM_DEPTH = 4
+#: Seconds before perft starts reporting progress on stderr, and between lines (not a tty).
+PROGRESS_AFTER, PROGRESS_EVERY = 2.0, 30.0
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: must be 0 or more seconds")
+    return value
 
 
 def register(sub: Any) -> None:
@@ -29,6 +46,9 @@ def register(sub: Any) -> None:
     p.add_argument("depth", type=int)
     p.add_argument("actions", nargs="*", metavar="MOVE")
     p.add_argument("--divide", action="store_true", help="one count per first action")
+    p.add_argument("--max-time", type=_seconds, default=DEFAULT_MAX_TIME, metavar="SECONDS",
+                   help="refuse a depth estimated to take longer (default "
+                        f"{DEFAULT_MAX_TIME:g}; 0 = no limit)")
     p.set_defaults(func=cmd_perft)
 
     p = sub.add_parser("replay", help="replay a game record and show the final position")
@@ -76,14 +96,84 @@ def cmd_perft(args: argparse.Namespace) -> int:
     if args.depth < 0:
         raise InvalidMoveError(f"perft depth must be 0 or more, got {args.depth}")
     game = play_actions(parse_actions(args.actions))
+    if args.depth >= ESTIMATE_FROM_DEPTH and args.max_time > 0:
+        check_perft_time(game, args.depth, args.max_time)
+    counts = divide_with_progress(game, args.depth, sys.stderr)
     if args.divide:
-        counts = divide(game, args.depth)
         for name in sorted(counts):
             print(f"{name} {counts[name]}")
-        print(sum(counts.values()) if counts else 1)
-    else:
-        print(perft(game, args.depth))
+    print(sum(counts.values()) if counts else 1)
     return 0
+
+
+def _duration(seconds: float) -> str:
+    """'40 s', '12 min', '3.5 h', '2 days', '1e+12 years'."""
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= 2 * size:
+            n = seconds / size
+            return f"{n:.3g} {unit}" if n < 1e6 else f"{n:.1e} {unit}"
+    return f"{seconds:.0f} s"
+
+
+def check_perft_time(game: Game, depth: int, limit: float) -> None:
+    """Refuse (InvalidMoveError) a perft estimated to run longer than ``limit`` seconds.
+
+    The tree is sized by random probes (engine.perft.estimate_tree) and the speed measured
+    on a small perft of the same position, so the refusal comes in about a second.
+    """
+    levels = estimate_tree(game, depth)
+    interior = [0.0]
+    for count in levels[:-1]:
+        interior.append(interior[-1] + count)  # interior[k]: nodes a perft(k) expands
+    small = max((k for k in range(1, len(interior)) if interior[k] <= 3000), default=1)
+    start = time.perf_counter()
+    perft(game, small)
+    rate = max(interior[small], 1.0) / max(time.perf_counter() - start, 1e-6)
+
+    def seconds(k: int) -> float:
+        return interior[min(k, len(interior) - 1)] / rate
+
+    if seconds(depth) <= limit:
+        return
+    deepest = max((k for k in range(len(interior)) if seconds(k) <= limit), default=0)
+    raise InvalidMoveError(
+        f"perft depth {depth} would visit about {levels[-1]:.1e} positions, about "
+        f"{_duration(seconds(depth))} here; the deepest that finishes within --max-time "
+        f"{limit:g} s is about {deepest} (--max-time 0 runs it anyway, Ctrl-C stops it)")
+
+
+def divide_with_progress(game: Game, depth: int, err: TextIO) -> dict[str, int]:
+    """perft split by first action; after PROGRESS_AFTER s, says on ``err`` how far it is.
+
+    An empty dict means the game is over (perft is 1) or depth 0.
+    """
+    if depth == 0:
+        return {}
+    moves = game.legal_moves()
+    if depth == 1:
+        return {str(m): 1 for m in moves}
+    tty = bool(getattr(err, "isatty", lambda: False)())
+    start = last = time.monotonic()
+    shown = False
+    out: dict[str, int] = {}
+    for done, m in enumerate(moves):
+        now = time.monotonic()
+        if now - start >= PROGRESS_AFTER and (tty or now - last >= PROGRESS_EVERY or not shown):
+            left = (now - start) / done * (len(moves) - done) if done else 0.0
+            line = (f"perft {depth}: {done} of {len(moves)} first actions done, "
+                    f"{_duration(now - start)}, about {_duration(left)} left")
+            err.write(f"\r{line}\x1b[K" if tty else line + "\n")
+            err.flush()
+            last, shown = now, True
+        game.push_unchecked(m)
+        try:
+            out[str(m)] = perft(game, depth - 1)
+        finally:
+            game.pop()
+    if shown and tty:
+        err.write("\r\x1b[K")
+        err.flush()
+    return out
 
 
 def read_text(path: str) -> str:

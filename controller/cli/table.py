@@ -40,6 +40,7 @@ def register(sub: Any) -> None:
     p.add_argument("--direct", action="store_true",
                    help="feed snapshots directly instead of through the emulated board")
     p.add_argument("--record", help="write the sensor log to this file")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --record file")
     p.add_argument("--journal", help="store (and resume) the game in this journal file")
     add_web_option(p)
     p.set_defaults(func=cmd_demo)
@@ -47,6 +48,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("play", help="the real table, backends from the config file")
     p.add_argument("--config", help="config file (TOML)")
     p.add_argument("--record", help="write the sensor log to this file")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --record file")
     p.add_argument("--journal", help="journal file (default: from the config)")
     add_web_option(p)
     p.set_defaults(func=cmd_play)
@@ -65,6 +67,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
                               source="replay")
         replay(events, ctl)
         report(ctl, sys.stdout)
+        if ctl.actions and not ctl.game.is_over():  # stdout keeps its contract: a note
+            print(f"dvonn-board replay-sensors: {args.log} ends mid-game "
+                  f"({unfinished_text(ctl)}): the game is unfinished", file=sys.stderr)
     finally:
         if journal is not None:
             journal.close()
@@ -80,6 +85,13 @@ def report(ctl: TableController, out: TextIO) -> None:
         print(f"over white={w} black={b}", file=out)
 
 
+def unfinished_text(ctl: TableController) -> str:
+    """'placing, ply 12, Black to act' for the note on an unfinished replay."""
+    game = ctl.game
+    side = "White" if game.turn == "w" else "Black"
+    return f"{'placing' if game.placing else 'moving'}, ply {game.ply + 1}, {side} to act"
+
+
 def _trace_writer(stream: TextIO) -> Any:
     def write(record: dict[str, Any]) -> None:
         stream.write(json.dumps(record) + "\n")
@@ -92,13 +104,18 @@ def _open_journal(path: str | None) -> Any:
         return None
     from controller.journal import Journal
 
-    return Journal(Path(path))
+    return Journal(Path(path), writer=True)  # one writer per journal: a second is refused
 
 
 # ----------------------------------------------------------------------- demo
 def cmd_demo(args: argparse.Namespace) -> int:
+    from controller.cli.paths import check_output_file
     from controller.demo_driver import DemoOptions, run_demo
 
+    check_output_file("--record", args.record, force=args.force)
+    # Held for the whole demo: the writer lock (a second demo/play on this journal is
+    # refused), and a damaged journal is recovered before the demo opens it again.
+    writer = _open_journal(args.journal)
     opts = DemoOptions(fast=args.fast, seed=args.seed, players=args.players,
                        noise=not args.no_noise, direct=args.direct, record=args.record,
                        journal=args.journal)
@@ -111,6 +128,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     finally:
         if opts.web is not None:
             opts.web.stop()
+        if writer is not None:
+            writer.close()
     return 0 if result.over else 1
 
 
@@ -138,6 +157,7 @@ class PlacementTeacher:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    from controller.cli.paths import check_output_file
     from controller.config import load_config
     from controller.renderer import Renderer
     from controller.runner import Drain, Runner, Source
@@ -145,6 +165,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from hardware.leds import strip_from_config
 
     cfg = load_config(args.config)
+    check_output_file("--record", args.record, force=args.force)
+    port = _sensor_port(cfg)
     clock = SystemClock()
     closers: list[Any] = []
     journal = _open_journal(args.journal or cfg.journal.path or _default_journal())
@@ -156,7 +178,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if backend == "sensor-board":
             from hardware.sensorboard.client import SensorBoardClient
 
-            link = SensorBoardClient(cfg.sensor.port, clock=clock, baudrate=cfg.sensor.baudrate)
+            link = SensorBoardClient(port, clock=clock, baudrate=cfg.sensor.baudrate)
             closers.append(link)
             sources.append(link)
             colours: bool | None = False
@@ -175,7 +197,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             panel = ButtonPanel(cfg.buttons.pins, clock=clock, long_press=cfg.buttons.long_press)
             closers.append(panel)
             sources.append(Drain(panel))
-        ctl = TableController(journal=journal, colours=colours,
+        ctl = TableController(journal=journal, colours=colours, polarity=cfg.sensor.polarity,
                               timing=Timing(cfg.timing.noise, cfg.timing.stable),
                               players=(cfg.players.white, cfg.players.black),
                               new_needs_long=True)
@@ -207,6 +229,23 @@ def cmd_play(args: argparse.Namespace) -> int:
             close = getattr(c, "close", None)
             if close is not None:
                 close()
+
+
+def _sensor_port(cfg: Any) -> str | None:
+    """The sensor board's port: the config's, else the one plugged in; say which key to set
+    when there is neither (play has no --port option)."""
+    if cfg.sensor.backend != "sensor-board" or cfg.sensor.port:
+        return str(cfg.sensor.port) if cfg.sensor.port else None
+    from controller.config import default_config_path
+    from hardware.sensorboard.client import find_board_port
+
+    port = find_board_port()
+    if port is None:
+        where = cfg.path or default_config_path()
+        raise DvonnError(f"no sensor board found (no USB serial device of a Raspberry Pi Pico "
+                         f"with the firmware): plug it in, or set its serial port as "
+                         f"sensor.port in {where} ([sensor] port = \"/dev/ttyACM0\")")
+    return port
 
 
 def _default_journal() -> str:

@@ -31,11 +31,34 @@ def parse_heights_text(text: str) -> list[int]:
     return out
 
 
+#: Names cv2.imwrite can write (the extension picks the format).
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+#: A view with this many cells reading as a piece is not a view of the empty board.
+MAX_PIECES_ON_EMPTY = 2
+
+
+def _count(low: int, high: int) -> Any:
+    """An argparse type: a whole number within low..high."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text!r}: must be {low}..{high}")
+        return value
+
+    return parse
+
+
 def _load_image(path: str) -> Any:
     import cv2
 
-    if not Path(path).is_file():
+    p = Path(path)
+    if not p.exists():
         raise DvonnError(f"image {path!r} does not exist")
+    if p.is_dir():
+        raise DvonnError(f"image {path!r} is a folder; give one image file")
     frame = cv2.imread(path, cv2.IMREAD_COLOR)
     if frame is None:
         raise DvonnError(f"cannot read image {path!r} (not an image OpenCV can decode)")
@@ -47,14 +70,25 @@ def _calibration(path: str | None) -> Any:
         return None
     from vision.calibration import Calibration
 
-    return Calibration.load(path)
+    p = Path(path)
+    if p.is_dir():
+        raise DvonnError(f"calibration file {path!r} is a folder")
+    try:
+        return Calibration.load(path)
+    except UnicodeDecodeError as exc:
+        raise DvonnError(f"calibration file {path!r} is not UTF-8 JSON (byte offset "
+                         f"{exc.start}): give the file 'vision calibrate' wrote") from None
+    except RecursionError:
+        raise DvonnError(f"calibration file {path!r}: JSON nested too deeply") from None
 
 
 def cmd_read(args: argparse.Namespace) -> int:
+    from controller.cli.paths import check_output_file
     from engine.geometry import CELL_NAMES
     from vision.reader import BoardReader
 
     heights = parse_heights_text(args.heights) if args.heights else None
+    check_output_file("--annotated", args.annotated, suffixes=IMAGE_SUFFIXES)
     reader = BoardReader(None, _calibration(args.calibration))
     frame = _load_image(args.image)
     reading = reader.read(frame, heights)
@@ -85,11 +119,33 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                     frames.append(frame)
         if not frames:
             raise DvonnError(f"camera {args.camera} gave no frames")
+    names = args.images or [f"camera {args.camera} frame {i + 1}" for i in range(len(frames))]
+    _check_empty_board(frames, names, base)
     cal = calibrate_empty(frames, base)
     cal.save(args.out)
     print(f"calibration from {len(frames)} view(s) of the empty board written to {args.out}")
     _report_printed_scale(frames, cal.geometry)
     return 0
+
+
+def _check_empty_board(frames: list[Any], names: list[str], base: Any) -> None:
+    """Refuse a view with pieces on the board: calibrating on it would teach the colour
+    model that pieces are empty spaces. Views where the board is not found are left to
+    calibrate_empty, which says so."""
+    from engine.geometry import CELL_NAMES
+    from vision.reader import BoardReader
+
+    reader = BoardReader(base.geometry, base)
+    for frame, name in zip(frames, names, strict=True):
+        try:
+            snapshot = reader.read(frame, None).snapshot
+        except DvonnError:
+            continue
+        pieces = [CELL_NAMES[c] for c, ch in enumerate(snapshot) if ch in "wbrx"]
+        if len(pieces) > MAX_PIECES_ON_EMPTY:
+            shown = ", ".join(pieces[:6]) + (", ..." if len(pieces) > 6 else "")
+            raise DvonnError(f"{name} is not a view of the empty board: {len(pieces)} cells "
+                             f"hold pieces ({shown}); take every piece off and calibrate again")
 
 
 def _report_printed_scale(frames: list[Any], geometry: Any) -> None:
@@ -119,8 +175,10 @@ def cmd_render(args: argparse.Namespace) -> int:
     import cv2
     import numpy as np
 
+    from controller.cli.paths import check_output_file
     from vision.synthetic import heights_of, random_position, random_scene, render
 
+    check_output_file("--out", args.out, suffixes=IMAGE_SUFFIXES)
     rng = np.random.default_rng(args.seed)
     stacks = random_position(rng, args.moves)
     scene = random_scene(rng, stacks, hands=args.hands)
@@ -162,8 +220,9 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_sheet)
 
     p = sub.add_parser("render", help="write a synthetic camera frame of a random position")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=_count(0, 2**63 - 1), default=0)
     p.add_argument("--out", required=True, metavar="FILE.png")
-    p.add_argument("--moves", type=int, default=None, help="random stacking moves")
-    p.add_argument("--hands", type=int, default=0)
+    p.add_argument("--moves", type=_count(0, 48), default=None,
+                   help="random stacking moves (0..48)")
+    p.add_argument("--hands", type=_count(0, 10), default=0)
     p.set_defaults(func=cmd_render)

@@ -1,0 +1,53 @@
+"""Checks on the files a command is told to read or write, made before it starts.
+
+Each failure is a DvonnError of one line naming the option and the path, so a command
+refuses bad paths before it creates or changes anything.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from controller.journal_lock import read_only_filesystem
+from engine.errors import DvonnError
+
+
+def check_output_file(option: str, path: str | None, *, force: bool = True,
+                      suffixes: tuple[str, ...] = ()) -> None:
+    """Refuse an output path that cannot be written: a folder, a missing folder, a file that
+    exists (unless ``force``), a read-only place, or a name without one of ``suffixes``."""
+    if path is None:
+        return
+    p = Path(path).expanduser()
+    where = f"{option} {path}"
+    if suffixes and p.suffix.lower() not in suffixes:
+        raise DvonnError(f"{where}: the name must end in one of {', '.join(suffixes)}")
+    if p.is_dir():
+        raise DvonnError(f"{where}: is a folder; give a file name")
+    folder = p.parent
+    if not folder.exists():
+        raise DvonnError(f"{where}: the folder {folder} does not exist")
+    if not folder.is_dir():
+        raise DvonnError(f"{where}: {folder} is not a folder")
+    if p.exists() and not force:
+        raise DvonnError(f"{where}: the file exists; pass --force to overwrite it")
+    if read_only_filesystem(folder):
+        raise DvonnError(f"{where}: {folder} is on a read-only filesystem")
+    if p.exists() and not os.access(p, os.W_OK):
+        raise DvonnError(f"{where}: the file is read-only for this user")
+    if not p.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        raise DvonnError(f"{where}: the folder {folder} is not writable by this user")
+
+
+def check_input_file(option: str, path: str) -> Path:
+    """The path of a file to read: refuse a missing one, a folder, an unreadable one."""
+    p = Path(path).expanduser()
+    where = f"{option} {path}" if option else path
+    if not p.exists():
+        raise DvonnError(f"{where}: no such file")
+    if p.is_dir():
+        raise DvonnError(f"{where}: is a folder, not a file")
+    if not os.access(p, os.R_OK):
+        raise DvonnError(f"{where}: not readable by this user")
+    return p
