@@ -215,3 +215,21 @@ def test_a_new_game_does_not_leave_an_open_page_stale(browser: Any) -> None:
         element.click()
         _wait(browser, lambda: _actions(browser) == ["F3"])
         assert _page_state(browser)["stacks"] == {"F3": "r"}
+
+
+def test_a_page_that_lost_its_table_gets_the_whole_state_when_it_is_back(browser: Any) -> None:
+    with virtual_server() as first:
+        port = first.web.server.port
+        assert click(first, "C3")[0] == 200
+        browser.get(f"{first.base}/")
+        _wait(browser, lambda: _actions(browser) == ["C3"])
+        _wait(browser, lambda: "on" in browser.find_element("id", "live").get_attribute("class"))
+    _wait(browser, lambda: "on" not in browser.find_element("id", "live").get_attribute("class"),
+          what="the page notices the table is gone")
+    with virtual_server(address=f"127.0.0.1:{port}") as second:  # restarted: another game
+        for cell in ("D3", "E3"):
+            assert click(second, cell)[0] == 200
+        _wait(browser, lambda: _actions(browser) == ["D3", "E3"], timeout=15,
+              what="the page back in step after the restart")
+        cells = _cells(browser)
+        assert {n: s for n, (s, _) in cells.items() if s} == {"D3": "r", "E3": "r"}

@@ -188,7 +188,8 @@ class VirtualServer:
 
 @contextmanager
 def virtual_server(**kwargs: Any) -> Iterator[VirtualServer]:
-    opts = VirtualOptions(address="127.0.0.1:0", **kwargs)
+    kwargs.setdefault("address", "127.0.0.1:0")
+    opts = VirtualOptions(**kwargs)
     server = VirtualServer(opts).start()
     try:
         yield server
