@@ -127,8 +127,11 @@ def measure(cells: np.ndarray, valid: np.ndarray, white: np.ndarray, shade: np.n
     return Measured(f, piece, spread, saturated, hidden, peak)
 
 
-def measure_board(s: CellSamples, th: Thresholds) -> Board:
-    """The board's look between the cells, each cell's local light and foreign cover."""
+def measure_board(s: CellSamples, th: Thresholds, memory: np.ndarray | None = None) -> Board:
+    """The board's look between the cells, each cell's local light and foreign cover.
+
+    The board is what most of the surface between the cells shows, unless ``memory`` (the
+    board seen in clear views before) disagrees: then a hand covers most of it."""
     shade = np.zeros(NUM_CELLS)
     disturbed = np.zeros(NUM_CELLS)
     if len(s.inter) == 0:
@@ -139,6 +142,9 @@ def measure_board(s: CellSamples, th: Thresholds) -> Board:
         return Board(np.full(3, np.nan), shade, disturbed, False)
     f = features(np.where(ok[:, None], norm, 0.5))
     centre = np.median(f[ok], axis=0)
+    if memory is not None and (np.abs(centre[1:] - memory[1:]).max() > th.board_chroma
+                               or abs(centre[0] - memory[0]) > 0.7):
+        centre = memory.copy()
     chroma = np.abs(f[:, 1:] - centre[1:]).max(axis=1)
     # The spread of the board's own chroma (grain, prints) widens what counts as board.
     mad = 1.4826 * float(np.median(chroma[ok]))
@@ -147,13 +153,13 @@ def measure_board(s: CellSamples, th: Thresholds) -> Board:
     seen = bool(good.sum() >= max(8, 0.4 * ok.sum()))
     if good.sum() >= 3:
         centre = np.median(f[good], axis=0)
-    for c, idx in enumerate(s.inter_of):
-        vis = [i for i in idx if ok[i]]
-        mine = [i for i in vis if good[i]]
-        if vis:
-            disturbed[c] = 1.0 - len(mine) / len(vis)
-        if len(mine) >= 2:
-            shade[c] = float(np.clip(np.median(f[mine, 0]) - centre[0], -1.0, 0.5))
+    idx = np.asarray(s.inter_of)  # (49, 6)
+    vis = ok[idx]
+    mine = vis & good[idx]
+    nvis = vis.sum(axis=1)
+    disturbed = np.where(nvis > 0, 1.0 - mine.sum(axis=1) / np.maximum(nvis, 1), 0.0)
+    local = _median(f[idx, 0], mine, 0.0)
+    shade = np.where(mine.sum(axis=1) >= 2, np.clip(local - centre[0], -1.0, 0.5), 0.0)
     return Board(centre, shade, disturbed, seen)
 
 
@@ -174,8 +180,8 @@ class ColourModel:
     empty_std: np.ndarray = field(default_factory=lambda: np.array(EMPTY_STD))
     #: An empty cell's features minus the board between the cells (a tinted fill), once seen.
     fill_offset: np.ndarray | None = None
-    #: The board between the cells (white-normalised BGR), once seen (calibration, memory).
-    board_ref: np.ndarray | None = None
+    #: Features of the board between the cells, once seen clearly (calibration, memory).
+    board: np.ndarray | None = None
     thresholds: Thresholds = field(default_factory=Thresholds)
     _sums: dict[str, list[np.ndarray]] = field(default_factory=dict, repr=False)
 
@@ -189,9 +195,11 @@ class ColourModel:
             return means, stds
         for _ in range(2):
             d = np.stack([_dist(m.piece, means[k], stds[k]) for k in PIECES], axis=1)
+            _gate(d, m.piece)
             lab = np.argmin(d, axis=1)
             best = d[np.arange(NUM_CELLS), lab]
-            for j, k in enumerate(PIECES):
+            # Red (three pieces in a game) is not sharpened by one frame; white and black are.
+            for j, k in enumerate(PIECES[:2]):
                 sel = occupied & (lab == j) & (best < self.thresholds.unknown)
                 n = int(sel.sum())
                 if n < 3:
@@ -241,15 +249,22 @@ class ColourModel:
     def classify(self, s: CellSamples) -> tuple[str, list[float], list[str]]:
         """Labels (snapshot string), confidences 0..1 and a short reason per cell."""
         th = self.thresholds
-        board = measure_board(s, th)
+        board = measure_board(s, th, self.board)
         m = measure(s.cells, s.valid, s.white, board.shade)
         heights = s.heights
-        usable = (m.hidden <= th.hidden) & (board.disturbed < th.disturbed) & (
-            m.spread <= th.spread)
+        if board.seen and float(np.mean(board.disturbed)) < 0.1:  # a clear view: remember
+            self.board = (board.feats.copy() if self.board is None
+                          else 0.8 * self.board + 0.2 * board.feats)
         occupied = np.zeros(NUM_CELLS, bool) if heights is None else heights > 0
+        # Mixed colours: beyond what this frame's empty cells show (prints), or a piece's.
+        empty_spread = m.spread[~occupied] if heights is not None else m.spread
+        spread_max = np.where(occupied, th.spread, max(
+            th.spread, 2.0 * float(np.median(empty_spread)) + 0.03 if len(empty_spread) else 0))
+        mixed = m.spread > spread_max
+        usable = (m.hidden <= th.hidden) & (board.disturbed < th.disturbed) & ~mixed
         means, stds = self._piece_models(m, occupied & usable)
         dp = np.stack([_dist(m.piece, means[k], stds[k]) for k in PIECES], axis=1)
-        dp[:, 2] = np.where(_red_hue(m.piece), dp[:, 2], np.inf)
+        _gate(dp, m.piece)
         if heights is None:
             # No position: cells that fit no piece well are the examples of "empty".
             expect_empty = usable & (dp.min(axis=1) > th.unknown)
@@ -265,7 +280,7 @@ class ColourModel:
             base_de = np.where((bm.hidden <= th.hidden) & (bm.spread <= th.spread),
                                _dist(bm.raw, empty_c, empty_s), np.inf)
             bdp = np.stack([_dist(bm.piece, means[k], stds[k]) for k in PIECES], axis=1)
-            bdp[:, 2] = np.where(_red_hue(bm.piece), bdp[:, 2], np.inf)
+            _gate(bdp, bm.piece)
             base_dp = bdp.min(axis=1)
         # Clipped tops are white pieces only where this frame's white tops are near clipping
         # (a bright lamp); elsewhere a clipped top is glare, which may hide any colour.
@@ -283,7 +298,7 @@ class ColourModel:
                 why = "hidden by a stack"
             elif board.disturbed[c] >= th.disturbed:
                 why = "something over the board here"
-            elif m.spread[c] > th.spread:
+            elif mixed[c]:
                 why = "mixed colours"
             elif heights is not None and heights[c] > 0:
                 looks_empty = de[c] <= th.empty and base_de[c] <= th.empty
@@ -330,7 +345,7 @@ class ColourModel:
         if colour not in (".",) + PIECES:
             raise DvonnError(f"cannot learn colour {colour!r}: expected one of '.', 'w', 'b', 'r'")
         th = self.thresholds
-        board = measure_board(samples, th)
+        board = measure_board(samples, th, self.board)
         m = measure(samples.cells, samples.valid, samples.white, board.shade)
         if (m.hidden[cell] > 0.2 or m.saturated[cell] > 0.05 or m.spread[cell] > th.spread
                 or board.disturbed[cell] >= th.disturbed):
@@ -359,7 +374,7 @@ class ColourModel:
         fills = []
         refs = []
         for v in views:
-            board = measure_board(v, self.thresholds)
+            board = measure_board(v, self.thresholds, self.board)
             m = measure(v.cells, v.valid, v.white, board.shade)
             rel = m.raw.copy()
             rel[:, 0] -= board.shade
@@ -378,10 +393,7 @@ class ColourModel:
         self.empty_offset = np.where(np.isfinite(off), off, 0.0)
         if fills:
             self.fill_offset = np.median(np.stack(fills), axis=0)
-            f = np.median(np.stack(refs), axis=0)
-            lum = float(np.exp(f[0])) - 0.02
-            g = lum / (1.0 + (f[1] + f[2]) / 3.0)
-            self.board_ref = np.array([g + f[2] * lum, g, g + f[1] * lum])
+            self.board = np.median(np.stack(refs), axis=0)
 
     # -- files ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -392,7 +404,7 @@ class ColourModel:
             "empty_std": [float(x) for x in self.empty_std],
             "fill_offset": (None if self.fill_offset is None
                             else [float(x) for x in self.fill_offset]),
-            "board_ref": None if self.board_ref is None else [float(x) for x in self.board_ref],
+            "board": None if self.board is None else [float(x) for x in self.board],
         }
 
     @classmethod
@@ -414,8 +426,8 @@ class ColourModel:
                 if arr.shape != (NUM_CELLS, 3) or not np.all(np.isfinite(arr)):
                     raise DvonnError(f"{where}.empty_offset must be 49 rows of 3 numbers")
                 model.empty_offset = arr
-            if data.get("board_ref") is not None:
-                model.board_ref = _vec(data["board_ref"], f"{where}.board_ref", positive=True)
+            if data.get("board") is not None:
+                model.board = _vec(data["board"], f"{where}.board")
             if data.get("fill_offset") is not None:
                 model.fill_offset = _vec(data["fill_offset"], f"{where}.fill_offset")
             if "empty_std" in data:
@@ -439,6 +451,15 @@ def _median(x: np.ndarray, mask: np.ndarray, default: float) -> np.ndarray:
     if x.ndim == 3:
         none = none[:, None]
     return np.asarray(np.where(none, default, out))
+
+
+def _gate(d: np.ndarray, f: np.ndarray) -> None:
+    """Rule out, in place, the classes a colour cannot be: white and black pieces are
+    neutral (skin, wood, sleeves are not); red is red (not orange)."""
+    neutral = (np.abs(f[:, 1]) <= 0.25) & (np.abs(f[:, 2]) <= 0.3)
+    d[:, 0] = np.where(neutral, d[:, 0], np.inf)
+    d[:, 1] = np.where(neutral, d[:, 1], np.inf)
+    d[:, 2] = np.where(_red_hue(f), d[:, 2], np.inf)
 
 
 def _red_hue(f: np.ndarray) -> np.ndarray:

@@ -24,11 +24,13 @@ from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, Pose
 if TYPE_CHECKING:
     from vision.calibration import Calibration
 
-#: Sample pattern on a top face, in disc radii: centre, 6 at 0.25, 12 at 0.5.
-_PATTERN = np.array([(0.0, 0.0)] + [(0.25 * math.cos(a), 0.25 * math.sin(a))
-                                    for a in np.linspace(0, 2 * math.pi, 6, endpoint=False)]
-                    + [(0.5 * math.cos(a), 0.5 * math.sin(a))
-                       for a in np.linspace(0, 2 * math.pi, 12, endpoint=False) + 0.26])
+#: Sample pattern on a top face, in disc radii: centre, 6 at 0.28 and 12 at 0.52, off the
+#: directions toward the neighbours (where printed lattice lines run through empty cells).
+_PATTERN = np.array([(0.0, 0.0)]
+                    + [(0.28 * math.cos(a), 0.28 * math.sin(a))
+                       for a in np.radians(np.arange(30, 360, 60))]
+                    + [(0.52 * math.cos(a), 0.52 * math.sin(a))
+                       for a in np.radians(np.arange(15, 360, 30))])
 _LABEL_BGR = {".": (150, 150, 150), "w": (255, 255, 255), "b": (0, 0, 0), "r": (0, 0, 230),
               "?": (0, 200, 255)}
 
@@ -80,6 +82,7 @@ class BoardReader:
         self._last_corners: dict[int, np.ndarray] = {}
         self._focal: FocalEstimator | None = None
         self._marker_white: dict[int, np.ndarray] = {}  # last good white of each marker card
+        self._seen: tuple[int, ...] = ()  # markers detected in the last frame
         r = geometry.disc_radius_mm
         centres = geometry.cell_centres_mm()
         self._centres = centres
@@ -95,6 +98,7 @@ class BoardReader:
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         h, w = grey.shape[:2]
         corners = self.detector.detect(grey)
+        self._seen = tuple(sorted(corners))
         cal = self.calibration
         matrix = cal.camera_matrix if cal is not None else None
         if matrix is not None and cal is not None and cal.dist_coeffs is not None:
@@ -164,15 +168,17 @@ class BoardReader:
         n3 = n2 + len(white_pts)
         hidden = np.zeros(len(allpts), bool)
         if heights is not None:
-            owner = np.full(len(allpts), -2)  # -2: not checked (the marker cards)
-            owner[n0:n1] = np.repeat(np.arange(NUM_CELLS), k)
-            owner[n1:n2] = -1  # the surface between the cells belongs to no stack
-            owner[n3:] = np.repeat(np.arange(NUM_CELLS), k)
-            check = owner > -2
-            hidden[check] = _hidden(allpts[check], owner[check], pose.camera_centre(),
-                                    self._centres,
-                                    np.asarray(heights) * self.geometry.thickness_mm,
-                                    self.geometry.disc_radius_mm * 1.06)
+            # Lines of sight through other stacks: the tops' and bases' samples, and the
+            # centre of each point between the cells (standing for its five samples).
+            check = np.r_[n0:n1, n1:n2:m, n3:len(allpts)]
+            owner = np.concatenate([np.repeat(np.arange(NUM_CELLS), k),
+                                    np.full(len(self._inter), -1),
+                                    np.repeat(np.arange(NUM_CELLS), k)])
+            hit = _hidden(allpts[check], owner, pose.camera_centre(), self._centres,
+                          np.asarray(heights) * self.geometry.thickness_mm,
+                          self.geometry.disc_radius_mm * 1.06)
+            hidden[check] = hit
+            hidden[n1:n2] = np.repeat(hit[n1 - n0:n1 - n0 + len(self._inter)], m)
         ok = inside & ~hidden
         cells = vals[n0:n1].reshape(NUM_CELLS, k, 3)
         valid = ok[n0:n1].reshape(NUM_CELLS, k)
@@ -195,7 +201,7 @@ class BoardReader:
         for mid, idx in self._white_of.items():
             good = ok[idx] & (vals[idx].max(axis=1) < 253)
             x = vals[idx][good] if good.sum() >= 4 else vals[idx][ok[idx]]
-            if mid in pose.markers and len(x) >= 4:
+            if mid in self._seen and mid in pose.markers and len(x) >= 4:
                 lum = x.mean(axis=1)
                 x = x[lum >= np.median(lum) * 0.85]  # a shadow or a finger on the card
                 per_marker[mid] = np.median(x, axis=0)

@@ -64,7 +64,7 @@ def test_calibrate_from_empty_board_then_read(rendered, tmp_path) -> None:
     assert np.abs(cal.model.empty_offset).max() < 0.2
     cal.save(tmp_path / "c.json")
     reader = BoardReader(None, Calibration.load(tmp_path / "c.json"))
-    assert cal.model.board_ref is not None
+    assert cal.model.board is not None
     frame, truth, scene = rendered(72, board_style="slate")
     assert reader.read(frame, heights_of(scene.stacks)).snapshot == truth.snapshot
     with pytest.raises(DvonnError, match="no usable view"):
