@@ -196,6 +196,7 @@ class Journal:
         if readonly:
             self._conn = self._open_readonly()
             return
+        self._refuse_foreign_file()
         self._make_folder()
         try:
             if writer:
@@ -208,9 +209,24 @@ class Journal:
                 conn = self._recover(exc)
         except BaseException:
             if self._writer is not None:
-                self._writer.release()
+                self._writer.release(remove=self._writer.created)
             raise
         self._conn = conn
+
+    def _refuse_foreign_file(self) -> None:
+        """A file that is not SQLite at all is refused before anything is created beside it."""
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(16)
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise JournalError(f"journal {self.path} cannot be read: "
+                               f"{why_not_readable(self.path) or os_problem(exc)}") from exc
+        if head and head != b"SQLite format 3\x00":
+            raise JournalError(f"journal {self.path} is not a SQLite database (it starts "
+                               f"with {head[:8]!r}); if it is a damaged journal, move it away "
+                               "and start again")
 
     def _make_folder(self) -> None:
         folder = self.path.parent

@@ -48,7 +48,12 @@ class WriterLock:
     def __init__(self, journal: Path) -> None:
         self.journal = journal
         self.path = lock_path(journal)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:  # whether this opener made the file: only then may a failed start remove it
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+            self.created = True
+        except FileExistsError:
+            fd = os.open(self.path, os.O_RDWR | os.O_CLOEXEC)
+            self.created = False
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -68,9 +73,13 @@ class WriterLock:
     def held(self) -> bool:
         return self._fd is not None
 
-    def release(self) -> None:
+    def release(self, remove: bool = False) -> None:
+        """Drop the lock; ``remove`` also deletes the lock file (only for an opener that
+        made it and then could not start: nothing is left behind by a refused start)."""
         fd, self._fd = self._fd, None
         if fd is not None:
+            if remove:
+                self.path.unlink(missing_ok=True)
             os.close(fd)  # closing drops the flock
 
     def __enter__(self) -> WriterLock:

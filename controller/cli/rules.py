@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -142,8 +143,47 @@ def check_perft_time(game: Game, depth: int, limit: float) -> None:
         f"{limit:g} s is about {deepest} (--max-time 0 runs it anyway, Ctrl-C stops it)")
 
 
+class _Progress:
+    """Says on ``err`` how far a long perft is: after PROGRESS_AFTER s, then every second on
+    a terminal (one line rewritten) or every PROGRESS_EVERY s elsewhere. A daemon thread, so
+    the count itself stays pure and Ctrl-C still stops it at once."""
+
+    def __init__(self, err: TextIO, depth: int, total: int) -> None:
+        self.err, self.depth, self.total = err, depth, total
+        self.done = 0
+        self.tty = bool(getattr(err, "isatty", lambda: False)())
+        self.shown = False
+        self._stop = threading.Event()
+        self._start = time.monotonic()
+        self._thread = threading.Thread(target=self._run, name="perft-progress", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        if self._stop.wait(PROGRESS_AFTER):
+            return
+        while True:
+            elapsed = time.monotonic() - self._start
+            done = self.done
+            left = f", about {_duration(elapsed / done * (self.total - done))} left" \
+                if done else ""
+            line = (f"perft {self.depth}: {done} of {self.total} first actions counted, "
+                    f"{_duration(elapsed)}{left} (Ctrl-C stops)")
+            self.err.write(f"\r{line}\x1b[K" if self.tty else line + "\n")
+            self.err.flush()
+            self.shown = True
+            if self._stop.wait(1.0 if self.tty else PROGRESS_EVERY):
+                return
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        if self.shown and self.tty:
+            self.err.write("\r\x1b[K")
+            self.err.flush()
+
+
 def divide_with_progress(game: Game, depth: int, err: TextIO) -> dict[str, int]:
-    """perft split by first action; after PROGRESS_AFTER s, says on ``err`` how far it is.
+    """perft split by first action, saying on ``err`` how far it is when it takes long.
 
     An empty dict means the game is over (perft is 1) or depth 0.
     """
@@ -152,27 +192,18 @@ def divide_with_progress(game: Game, depth: int, err: TextIO) -> dict[str, int]:
     moves = game.legal_moves()
     if depth == 1:
         return {str(m): 1 for m in moves}
-    tty = bool(getattr(err, "isatty", lambda: False)())
-    start = last = time.monotonic()
-    shown = False
+    progress = _Progress(err, depth, len(moves))
     out: dict[str, int] = {}
-    for done, m in enumerate(moves):
-        now = time.monotonic()
-        if now - start >= PROGRESS_AFTER and (tty or now - last >= PROGRESS_EVERY or not shown):
-            left = (now - start) / done * (len(moves) - done) if done else 0.0
-            line = (f"perft {depth}: {done} of {len(moves)} first actions done, "
-                    f"{_duration(now - start)}, about {_duration(left)} left")
-            err.write(f"\r{line}\x1b[K" if tty else line + "\n")
-            err.flush()
-            last, shown = now, True
-        game.push_unchecked(m)
-        try:
-            out[str(m)] = perft(game, depth - 1)
-        finally:
-            game.pop()
-    if shown and tty:
-        err.write("\r\x1b[K")
-        err.flush()
+    try:
+        for m in moves:
+            game.push_unchecked(m)
+            try:
+                out[str(m)] = perft(game, depth - 1)
+            finally:
+                game.pop()
+            progress.done += 1
+    finally:
+        progress.stop()
     return out
 
 
