@@ -65,6 +65,11 @@ class Hypothesis:
         """The moves without the forced passes."""
         return tuple(m for m in self.moves if not m.is_pass)
 
+    @property
+    def cost(self) -> int:
+        """Actions the players must have made: moves (passes are forced) and a lift."""
+        return sum(not m.is_pass for m in self.moves) + (self.lifted is not None)
+
 
 @dataclass
 class Result:
@@ -333,6 +338,10 @@ def decide(result: Result, *, pick: int | None = None) -> Decision:
     hyps = [h for h in hyps if h.back == back]
     if back == 0 and any(h.complete and not h.moves for h in hyps):
         return Decision("idle")
+    # the fewest actions explain it best (a stack in the hand counts as one): a cut-off stack
+    # taken away reads like a stack lifted, and is not also a move of the opponent
+    cost = min(h.cost for h in hyps)
+    hyps = [h for h in hyps if h.cost == cost]
     complete = [h for h in hyps if h.complete]
     pool = complete or hyps
     lifts = [h for h in hyps if not h.moves and h.lifted is not None and h.certain]

@@ -73,6 +73,7 @@ class SensorConfig:
     backend: str = "emulator"
     port: str | None = None
     baudrate: int = 115200
+    polarity: bool = True  # check placement colours by the magnets' polarity (hall board)
 
 
 @dataclass(frozen=True)
@@ -262,7 +263,7 @@ def _string(key: str, value: Any, *, empty: bool = False) -> str:
 
 
 def _sensor(t: dict[str, Any]) -> SensorConfig:
-    _keys("sensor", t, ("backend", "port", "baudrate"))
+    _keys("sensor", t, ("backend", "port", "baudrate", "polarity"))
     backend = t.get("backend", default_backend())
     if backend not in SENSOR_BACKENDS:
         raise ConfigError(
@@ -274,7 +275,10 @@ def _sensor(t: dict[str, Any]) -> SensorConfig:
     baud = t.get("baudrate", SensorConfig.baudrate)
     if isinstance(baud, bool) or not isinstance(baud, int) or baud <= 0:
         raise ConfigError("sensor.baudrate", f"must be a positive integer, got {baud!r}")
-    return SensorConfig(backend=backend, port=port, baudrate=baud)
+    polarity = t.get("polarity", SensorConfig.polarity)
+    if not isinstance(polarity, bool):
+        raise ConfigError("sensor.polarity", f"must be true or false, got {polarity!r}")
+    return SensorConfig(backend=backend, port=port, baudrate=baud, polarity=polarity)
 
 
 def _buttons(t: dict[str, Any]) -> ButtonsConfig:
@@ -408,6 +412,10 @@ def dump_default_config() -> str:
 # port = "/dev/dvonn-sensorboard"
 # Baud rate of the serial link (USB CDC ignores it; 115200 by convention).
 baudrate = {s.baudrate}
+# Check the colour of every placement by the magnet polarity the hall board reports (white
+# and red pieces north down, black south down). Set false for pieces without magnets of a
+# fixed polarity.
+polarity = {str(s.polarity).lower()}
 
 {leds}
 [buttons]

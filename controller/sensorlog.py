@@ -1,6 +1,7 @@
 """Sensor logs: JSON Lines of snapshots and button presses, with the log's ``t`` as the clock.
 
-``{"t": 0.0, "cells": "<49 chars>"}`` or ``{"t": 3.2, "button": "confirm"}`` (optionally
+``{"t": 0.0, "cells": "<49 chars>"}`` (optionally ``"polarity": "<49 chars of .ns?>"``, the
+hall board's magnet polarity of that frame) or ``{"t": 3.2, "button": "confirm"}`` (optionally
 ``"long": true``), ``t`` in seconds and non-decreasing. :func:`read_log` checks every line and
 names the line and what is wrong; :class:`LogRecorder` writes events as they arrive;
 :func:`replay` feeds a log through a TableController deterministically.
@@ -58,7 +59,12 @@ def parse_line(text: str, where: str = "") -> LogEvent:
             check_snapshot(cells)
         except SnapshotError as exc:
             raise SensorLogError(f"{prefix}{exc}") from None
-        return SnapshotEvent(float(t), cells)
+        polarity = obj.get("polarity", "")
+        if not isinstance(polarity, str) or (polarity and (
+                len(polarity) != len(cells) or set(polarity) - set(".ns?"))):
+            raise SensorLogError(f"{prefix}'polarity' must be 49 characters of '.', 'n', 's', "
+                                 f"'?', got {polarity!r}")
+        return SnapshotEvent(float(t), cells, polarity)
     if "button" in obj:
         button = obj["button"]
         if button not in BUTTONS:
@@ -113,6 +119,8 @@ def format_event(event: SensorEvent) -> str | None:
     obj: dict[str, Any]
     if isinstance(event, SnapshotEvent):
         obj = {"t": round(event.t, 4), "cells": event.cells}
+        if event.polarity:
+            obj["polarity"] = event.polarity
     elif isinstance(event, ButtonEvent):
         obj = {"t": round(event.t, 4), "button": event.button}
         if event.long:
@@ -134,7 +142,7 @@ class LogRecorder:
         self._file: IO[str] | None = self.path.open("w", encoding="utf-8", buffering=1)
         self._t0: float | None = None
         self._last = 0.0
-        self._cells: str | None = None
+        self._cells: tuple[str, str] | None = None
 
     def write(self, event: SensorEvent) -> None:
         if self._file is None:
@@ -145,10 +153,10 @@ class LogRecorder:
         self._last = t
         moved: SensorEvent
         if isinstance(event, SnapshotEvent):
-            if event.cells == self._cells:
+            if (event.cells, event.polarity) == self._cells:
                 return
-            self._cells = event.cells
-            moved = SnapshotEvent(t, event.cells)
+            self._cells = (event.cells, event.polarity)
+            moved = SnapshotEvent(t, event.cells, event.polarity)
         elif isinstance(event, ButtonEvent):
             moved = ButtonEvent(t, event.button, event.long)
         else:

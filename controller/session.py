@@ -10,6 +10,7 @@ what tells the remaining explanations apart, and keeps the state the BoardView i
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -69,8 +70,10 @@ class TableController:
         self.check_polarity = polarity
         self.limits = limits or Limits()
         self.polarity: str | None = None  # the hall board's latest per-cell magnet polarity
-        self.searches: list[Result] = []  # catch-up searches run (for benchmarks; kept short)
+        self.searches: list[Result] = []  # the last catch-up searches (for benchmarks)
+        self.search_count = 0
         self.caught_up: list[int] = []  # plies committed at once by one catch-up
+        self.latencies: list[tuple[float, int]] = []  # stable snapshots that needed a search
         self.colours = colours
         self.debouncer = Debouncer(timing)
         self.hints = hints
@@ -110,6 +113,7 @@ class TableController:
         self.status = ""
         self.finished = False
         self._unreadable = 0
+        self._choice_empty = 0  # cells already empty when the current prompt began
         self._last_trace: tuple[dict[str, str], tuple[str, tuple[str, ...]], tuple[str, ...]] = (
             {}, ("", ()), ())
         self._auto_pass()
@@ -185,15 +189,23 @@ class TableController:
     # ----------------------------------------------------------------- inference
     def _on_stable(self, t: float, snap: str) -> None:
         self.stable = snap
+        searched = self.search_count
+        start = time.perf_counter()
+        ply = self.game.ply
         self._infer()
+        if self.search_count > searched and len(self.latencies) < 100000:
+            # (seconds to answer this snapshot, plies it moved the game by)
+            self.latencies.append((time.perf_counter() - start, self.game.ply - ply))
         self._emit(t)
 
     def _search(self, snap: str, hidden: int = 0) -> Result:
         result = search(self.game, snap, removals=self.removals, history=self._history,
                         polarity=self.polarity if self.check_polarity else None,
                         limits=self.limits, hidden=hidden)
-        if len(self.searches) < 10000:
-            self.searches.append(result)
+        self.search_count += 1
+        if len(self.searches) >= 1000:
+            del self.searches[:500]
+        self.searches.append(result)
         return result
 
     def _infer(self) -> None:
@@ -221,20 +233,25 @@ class TableController:
                 self._set(Explanation(IDLE))
                 return
             e = self.explanation
-            raised = e.choice & _empty(snap) if e.kind == LIFTED else 0
-            if raised:  # a candidate lifted while a choice is prompted: the gesture
+            empty = _empty(snap)
+            # the gesture: a prompted cell lifted (not one already empty when the prompt
+            # began) and set back; while it is up it reads as unknown
+            raised = e.choice & empty & ~self._choice_empty if e.kind == LIFTED else 0
+            self.gesture |= raised
+            result = d = None
+            if raised:
                 masked = "".join("?" if (raised >> c) & 1 else ch for c, ch in enumerate(snap))
-                if decide(self._search(masked, hidden)).kind != "none":
-                    self.gesture |= raised
-                    return
-            result = self._search(snap, hidden)
-            d = decide(result)
+                result = self._search(masked, hidden)
+                d = decide(result)
+            if result is None or d is None or d.kind == "none":
+                result = self._search(snap, hidden)
+                d = decide(result)
             if d.kind == "none" and hidden:  # a hand may hide what explains it: wait
                 covered = "".join("?" if (hidden >> c) & 1 else ch for c, ch in enumerate(snap))
                 if decide(self._search(covered, hidden)).kind != "none":
                     d = Decision("wait")
             if d.choice & (d.choice - 1):
-                chosen = self.gesture & d.choice
+                chosen = self.gesture & d.choice & ~empty  # lifted and set back
                 pick = self._pick
                 if chosen and not chosen & (chosen - 1):
                     pick = chosen.bit_length() - 1
@@ -265,6 +282,9 @@ class TableController:
             if d.source is not None and not self.game.placing:
                 candidates |= self.game.destinations(d.source)
             choice = d.choice if d.choice & (d.choice - 1) else 0
+            if choice != self.explanation.choice:  # a new prompt
+                self._choice_empty = _empty(self.stable or "")
+                self.gesture = 0
             self._set(Explanation(LIFTED, source=d.source, candidates=candidates, choice=choice))
             if self.suggested is not None and not (choice >> self.suggested) & 1:
                 self.suggested = None
@@ -285,7 +305,6 @@ class TableController:
     def _set(self, e: Explanation) -> None:
         if e.kind != LIFTED or e.source != self.lift_source:
             self.suggested = None
-            self.gesture = 0
         if not e.choice:
             self.gesture = 0
         self.lift_source = e.source if e.kind == LIFTED else None

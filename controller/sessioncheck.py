@@ -43,7 +43,12 @@ def replay_events(events: Sequence[LogEvent], *, colours: bool | None = None,
     replay(events, ctl)
     out = io.StringIO()
     report(ctl, out)
-    return Outcome(out.getvalue().split(), trace, ctl)
+    return Outcome(out.getvalue().splitlines(), trace, ctl)
+
+
+def same(got: Sequence[str], want: Sequence[str]) -> bool:
+    """Whether two outputs agree word for word (as the outside scorer compares them)."""
+    return " ".join(got).split() == " ".join(want).split()
 
 
 def _states(trace: Iterable[dict[str, Any]], t: float, until: float) -> list[dict[str, str]]:
@@ -92,5 +97,5 @@ def run_session(log: Path) -> tuple[Outcome, list[str] | None]:
     if checks_path.exists():
         outcome.failed_checks = check_roles(outcome.trace,
                                             json.loads(checks_path.read_text()))
-    want = expected_path.read_text().split() if expected_path.exists() else None
+    want = expected_path.read_text().splitlines() if expected_path.exists() else None
     return outcome, want

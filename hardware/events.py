@@ -32,10 +32,13 @@ def check_snapshot(cells: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SnapshotEvent:
-    """All 49 cells as sensed at time ``t`` (seconds, the source's clock)."""
+    """All 49 cells as sensed at time ``t`` (seconds, the source's clock); ``polarity``:
+    the hall board's per-cell magnet polarity of this very frame ('.', 'n', 's', '?'), or ''
+    when the source has none."""
 
     t: float
     cells: str
+    polarity: str = ""
 
 
 @dataclass(frozen=True, slots=True)

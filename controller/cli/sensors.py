@@ -93,9 +93,12 @@ def cmd_watch(args: argparse.Namespace) -> int:
         while not args.seconds or time.monotonic() - start < args.seconds:
             for event in board.poll(0.1):
                 stamp = f"{time.monotonic() - start:8.3f}"
-                if isinstance(event, SnapshotEvent) and event.cells != last:
-                    last = event.cells
-                    print(f"{stamp}  {event.cells}  {board.polarity()}", flush=True)
+                # each frame with its own polarity (two frames may arrive in one read)
+                seen = (event.cells, event.polarity) if isinstance(event, SnapshotEvent) else None
+                if isinstance(event, SnapshotEvent) and seen != last:
+                    last = seen
+                    print(f"{stamp}  {event.cells}  {event.polarity or board.polarity()}",
+                          flush=True)
                 elif isinstance(event, StatusEvent):
                     print(f"{stamp}  [{event.kind}] {event.detail}", flush=True)
     return 0

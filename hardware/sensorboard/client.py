@@ -312,7 +312,7 @@ class SensorBoardClient:
                 self._cells = snap.cells
                 self._polarity = snap.polarity
                 self.snapshots += 1
-                events.append(SnapshotEvent(self._clock.now(), snap.cells))
+                events.append(SnapshotEvent(self._clock.now(), snap.cells, snap.polarity))
             elif frame.mtype == HELLO and frame.payload:
                 self.hello = parse_hello(frame)
             elif frame.mtype in (PONG, CALIBRATED):

@@ -1,0 +1,340 @@
+"""A mean generator of physical table sessions: sensor logs of whole games with their truth.
+
+Two players play a random game on a simulated table read by hall sensors ('.'/'x', with the
+magnets' polarity on some boards) or a camera ('.'/'w'/'b'/'r', and '?' where a hand
+covers). They behave like real people at a real table, not like the controller's friends:
+
+- hands cover the acting cell and its neighbours (camera) before and while acting;
+- a lifted stack is sometimes held in the air, seen as an empty source, before it lands;
+- the gesture (lift the destination, set it back) or next/confirm only when the LEDs prompt,
+  and now and then the prompt is left unanswered and the next player moves first (answering
+  it later, while it still blinks);
+- cut-off stacks are sometimes taken away only after the next player has started;
+- a knocked stack is put back; a wrong piece is put down and swapped;
+- readings are missed (dropped frames, a blackout over a whole action), repeated, or noisy
+  (a cell flips for 0.1 s; a sensor reads '?').
+
+The players look at the controller's BoardView (a live TableController fed the same frames)
+only to know whether a prompt asks them for something. :func:`generate` returns the log
+events and the true actions; replaying the log must give exactly those actions.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from controller.sensorlog import LogEvent
+from controller.session import TableController
+from engine.game import Game
+from engine.geometry import NEIGHBOURS
+from engine.move import PASS, Move
+from hardware.events import ButtonEvent, SnapshotEvent
+
+FRAME = 0.1
+POLARITY = {"w": "n", "r": "n", "b": "s"}
+
+
+@dataclass(frozen=True)
+class Meanness:
+    """How often the unusual things happen (per frame, per action or per prompt)."""
+
+    noise: float = 0.01  # per frame: one cell flips for one frame
+    drop: float = 0.03  # per frame: the reading is missed
+    repeat: float = 0.03  # per frame: the reading comes twice
+    blackout: float = 0.02  # per action: no readings at all while it happens
+    hold: float = 0.3  # per move: the stack is held in the air (source seen empty) a while
+    knock: float = 0.03  # per action: a stack knocked off and put back
+    wrong_piece: float = 0.03  # per placement: the wrong colour first, then swapped
+    unanswered: float = 0.25  # per prompt: the next player acts before anyone answers
+    buttons: float = 0.4  # per answer: next/confirm instead of the gesture
+    late_removal: float = 0.2  # per move with cut-off stacks: taken after the next lift
+
+
+@dataclass
+class Session:
+    """A generated session: the log, the true actions, the expected output, what happened."""
+
+    kind: str
+    seed: int
+    events: list[LogEvent]
+    truth: list[str]
+    expected: list[str]
+    stats: dict[str, int] = field(default_factory=dict)
+
+
+class _Table:
+    """The physical table and its sensor, feeding a live controller and the log at once."""
+
+    def __init__(self, kind: str, rng: random.Random, mean: Meanness, polarity: bool) -> None:
+        self.kind = kind
+        self.rng = rng
+        self.mean = mean
+        self.polarity = polarity
+        self.stacks = [""] * 49
+        self.covered: set[int] = set()
+        self.t = 0.0
+        self.events: list[LogEvent] = []
+        self.ctl = TableController(colours=kind == "camera")
+        self.dark = False  # a blackout: no readings
+        self.stats: dict[str, int] = {}
+
+    def count(self, what: str) -> None:
+        self.stats[what] = self.stats.get(what, 0) + 1
+
+    def cells(self) -> str:
+        out = []
+        for c, s in enumerate(self.stacks):
+            if self.kind == "camera" and c in self.covered:
+                out.append("?")
+            elif not s:
+                out.append(".")
+            else:
+                out.append(s[-1] if self.kind == "camera" else "x")
+        return "".join(out)
+
+    def polarities(self) -> str:
+        if not self.polarity:
+            return ""
+        return "".join(POLARITY[s[0]] if s else "." for s in self.stacks)
+
+    def _emit(self, event: LogEvent) -> None:
+        self.events.append(event)
+        self.ctl.handle(event)
+
+    def frames(self, seconds: float) -> None:
+        """Readings every 0.1 s for ``seconds`` (missed, repeated, noisy now and then)."""
+        m, rng = self.mean, self.rng
+        for _ in range(max(1, round(seconds / FRAME))):
+            self.t = round(self.t + FRAME, 6)
+            if self.dark or rng.random() < m.drop:
+                continue
+            cells = self.cells()
+            if rng.random() < m.noise:
+                c = rng.randrange(49)
+                flip = "?" if rng.random() < 0.3 else ("." if cells[c] != "." else (
+                    "x" if self.kind == "hall" else rng.choice("wb")))
+                cells = cells[:c] + flip + cells[c + 1:]
+                self.count("noise")
+            event = SnapshotEvent(self.t, cells, self.polarities())
+            self._emit(event)
+            if rng.random() < m.repeat:
+                self._emit(event)
+
+    def press(self, button: str) -> None:
+        self.t = round(self.t + FRAME, 6)
+        self._emit(ButtonEvent(self.t, button))
+
+    def cover(self, *cells: int) -> None:
+        if self.kind == "camera":
+            for c in cells:
+                self.covered.add(c)
+                self.covered.update(NEIGHBOURS[c])
+
+    def uncover(self) -> None:
+        self.covered.clear()
+
+
+class _Players:
+    def __init__(self, table: _Table, rng: random.Random, mean: Meanness) -> None:
+        self.table = table
+        self.rng = rng
+        self.mean = mean
+        self.game = Game()
+        self.truth: list[Move] = []
+        self.late: list[int] = []  # cut-off stacks still standing, to take after the next lift
+
+    def pause(self, lo: float, hi: float) -> None:
+        self.table.frames(self.rng.uniform(lo, hi))
+
+    # -- answering prompts -----------------------------------------------------------------
+    def pending_target(self) -> int | None:
+        """Where the first action the controller has not committed really went, if the
+        controller's game is a prefix of the truth and a prompt asks about it."""
+        ctl = self.table.ctl
+        view = ctl.view()
+        if view.prompt != "choose-destination":
+            return None
+        done = ctl.game.move_stack
+        if [str(m) for m in done] != [str(m) for m in self.truth[:len(done)]]:
+            return None
+        if len(done) >= len(self.truth):
+            return None
+        target = self.truth[len(done)].target
+        return target if target in view.blink else None
+
+    def answer(self) -> None:
+        """Answer a prompt the LEDs show (gesture or next/confirm)."""
+        for _ in range(4):
+            target = self.pending_target()
+            if target is None:
+                return
+            t = self.table
+            if self.rng.random() < self.mean.buttons or not t.stacks[target]:
+                t.count("buttons")
+                for _ in range(12):
+                    if t.ctl.suggested == target:
+                        break
+                    t.press("next")
+                t.press("confirm")
+                self.pause(0.3, 0.6)
+            else:
+                t.count("gesture")
+                t.cover(target)
+                self.pause(0.3, 0.5)
+                held, t.stacks[target] = t.stacks[target], ""
+                self.pause(0.7, 1.0)
+                t.stacks[target] = held
+                self.pause(0.2, 0.4)
+                t.uncover()
+                self.pause(0.7, 1.0)
+
+    # -- acting ------------------------------------------------------------------------------
+    def play(self, max_actions: int = 200) -> None:
+        t = self.table
+        t.frames(1.0)
+        for _ in range(max_actions):
+            if self.game.is_over():
+                break
+            if self.pending_target() is not None:
+                if self.rng.random() < self.mean.unanswered:
+                    t.count("unanswered")
+                else:
+                    self.answer()
+            if self.rng.random() < self.mean.knock:
+                self.knock()
+            dark = self.rng.random() < self.mean.blackout
+            if dark:
+                t.count("blackout")
+                t.dark = True
+            move = self.rng.choice(self.game.legal_moves())
+            if move == PASS:
+                self.game.push(move)
+                self.truth.append(move)
+                self.pause(0.8, 1.2)
+            elif move.is_placement:
+                self.place(move)
+            else:
+                self.move(move)
+            t.dark = False
+            self.pause(0.6, 1.0)
+        self.answer()
+        self.take_late()
+        t.frames(2.0)
+        self.answer()
+        t.frames(2.0)
+
+    def place(self, move: Move) -> None:
+        t = self.table
+        cell = move.target
+        assert cell is not None
+        piece = self.game.piece_to_place()
+        assert piece is not None
+        t.cover(cell)
+        self.pause(0.3, 0.8)
+        if piece != "r" and self.rng.random() < self.mean.wrong_piece:
+            t.count("wrong_piece")
+            t.stacks[cell] = "b" if piece == "w" else "w"
+            t.uncover()
+            self.pause(1.0, 1.6)
+            t.cover(cell)
+            self.pause(0.3, 0.6)
+        t.stacks[cell] = piece
+        self.pause(0.1, 0.3)
+        t.uncover()
+        self.game.push(move)
+        self.truth.append(move)
+        while not self.game.placing and self.game.legal_moves() == [PASS]:
+            self.game.push(PASS)
+            self.truth.append(PASS)
+
+    def move(self, move: Move) -> None:
+        t = self.table
+        s, d = move.source, move.target
+        assert s is not None and d is not None
+        t.cover(s)
+        self.pause(0.3, 0.8)
+        stack, t.stacks[s] = t.stacks[s], ""
+        self.take_late()
+        if self.rng.random() < self.mean.hold:
+            t.count("held")
+            t.uncover()
+            if self.rng.random() < 0.5:
+                t.cover(d)
+            self.pause(0.6, 1.5)
+            t.cover(d)
+        else:
+            t.cover(d)
+            self.pause(0.1, 0.3)
+        t.stacks[d] += stack
+        self.pause(0.1, 0.3)
+        t.uncover()
+        cut = self.game.push(move)
+        self.truth.append(move)
+        while not self.game.placing and self.game.legal_moves() == [PASS]:
+            self.game.push(PASS)
+            self.truth.append(PASS)
+        cells = [c for c in range(49) if (cut >> c) & 1]
+        if not cells:
+            return
+        self.pause(0.6, 0.9)
+        if self.rng.random() < self.mean.late_removal and not self.game.is_over():
+            t.count("late_removal")
+            self.late.extend(cells)
+            return
+        self.remove(cells)
+
+    def remove(self, cells: list[int]) -> None:
+        t = self.table
+        for c in cells:
+            t.cover(c)
+            self.pause(0.2, 0.4)
+            t.stacks[c] = ""
+            self.pause(0.1, 0.2)
+            t.uncover()
+            self.pause(0.6, 0.9)
+
+    def take_late(self) -> None:
+        if self.late:
+            cells, self.late = self.late, []
+            self.pause(0.6, 0.9)
+            self.remove(cells)
+
+    def knock(self) -> None:
+        t = self.table
+        cells = [c for c in range(49) if t.stacks[c]]
+        if not cells:
+            return
+        t.count("knock")
+        c = self.rng.choice(cells)
+        t.cover(c)
+        self.pause(0.2, 0.4)
+        held, t.stacks[c] = t.stacks[c], ""
+        self.pause(0.6, 1.5)
+        t.stacks[c] = held
+        self.pause(0.2, 0.4)
+        t.uncover()
+        self.pause(0.8, 1.2)
+
+
+def expected_lines(truth: list[Move]) -> list[str]:
+    """What ``replay-sensors`` must print for a game that went ``truth``."""
+    g = Game.from_moves(truth)
+    lines = [str(m) for m in truth]
+    if g.is_over():
+        w, b = g.score()
+        lines.append(f"over white={w} black={b}")
+    return lines
+
+
+def generate(seed: int, kind: str, mean: Meanness | None = None) -> Session:
+    """One whole random game on a ``kind`` ('hall' or 'camera') table, played meanly."""
+    if kind not in ("hall", "camera"):
+        raise ValueError(f"kind must be 'hall' or 'camera', got {kind!r}")
+    rng = random.Random(f"{kind}-{seed}")
+    mean = mean or Meanness()
+    table = _Table(kind, rng, mean, polarity=kind == "hall" and rng.random() < 0.5)
+    players = _Players(table, rng, mean)
+    players.play()
+    truth = [str(m) for m in players.truth]
+    return Session(kind, seed, table.events, truth, expected_lines(players.truth), table.stats)
