@@ -103,7 +103,7 @@ def synthetic_frames(frames: int, seed: int, group: int, hand_share: float
     for i in range(frames):
         stacks = random_position(rng)
         hands = int(rng.integers(1, 3)) if rng.random() < hand_share else 0
-        scene = random_scene(rng, stacks, hands=hands)
+        scene = random_scene(rng, stacks, hands=hands, wide=True)
         if i % group == 0:
             camera = {k: getattr(scene, k) for k in CAMERA_FIELDS}
         scene = replace(scene, **camera)  # type: ignore[arg-type]

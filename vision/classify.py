@@ -107,7 +107,8 @@ def measure(cells: np.ndarray, valid: np.ndarray, white: np.ndarray, shade: np.n
             ) -> Measured:
     """Reduce each cell's samples to robust features."""
     norm = cells / np.maximum(white, 8.0)[:, None, :]
-    clipped = cells.max(axis=-1) >= 250
+    # Clipped: bright in every channel (a lamp's glare), not one channel under a warm cast.
+    clipped = (cells.max(axis=-1) >= 250) & (cells.mean(axis=-1) >= 230)
     use = valid & ~clipped
     # Mostly clipped (a white top under a bright lamp): use the clipped samples after all.
     few = use.sum(axis=1) < 3
@@ -298,7 +299,7 @@ class ColourModel:
                 why = "hidden by a stack"
             elif board.disturbed[c] >= th.disturbed:
                 why = "something over the board here"
-            elif mixed[c]:
+            elif mixed[c] and occupied[c]:
                 why = "mixed colours"
             elif heights is not None and heights[c] > 0:
                 looks_empty = de[c] <= th.empty and base_de[c] <= th.empty
