@@ -92,7 +92,8 @@ def pico_pins() -> list[PinUse]:
         PinUse(None, 35, "ADC_VREF", "leave on 3V3 (readings are ratiometric)"),
         PinUse(None, 33, "AGND", "ground of the sensors, muxes and the LDO"),
         PinUse(None, 38, "GND", "ground of the level shifter and the LED supply (one point)"),
-        PinUse(None, 40, "VBUS", "5 V from USB: the 74AHCT125 and the sensors' LDO, never the LEDs"),
+        PinUse(None, 40, "VBUS",
+               "5 V from USB: the 74AHCT125 and the sensors' LDO, never the LEDs"),
     ]
     return uses
 
