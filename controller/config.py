@@ -193,7 +193,13 @@ def load_config(path: str | Path | None = None) -> Config:
         ) from None
     except OSError as exc:
         raise ConfigFileError(file, f"cannot be read: {exc.strerror or exc}") from exc
-    return parse_config(text, path=file)
+    try:
+        return parse_config(text, path=file)
+    except ConfigFileError:
+        raise
+    except ConfigError as exc:  # name the file as well as the key
+        exc.args = (f"{file}: {exc}",)
+        raise
 
 
 def parse_config(text: str, *, path: Path | None = None) -> Config:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.config import load_config
-from controller.journal import GameInfo, Journal, default_journal_path
+from controller.journal import GameInfo, Journal, JournalError, default_journal_path
 from engine.errors import DvonnError
 from engine.game import Game
 from engine.move import Move
@@ -47,7 +47,7 @@ def register(sub: Any) -> None:
 
     q = actions.add_parser("export", help="write one game as a record")
     _journal_options(q)
-    q.add_argument("id", type=int, metavar="ID")
+    q.add_argument("id", type=_game_id, metavar="ID")
     q.add_argument("--format", choices=FORMATS, default="lg",
                    help="lg: Little Golem record (default); moves: plain move list; json")
     q.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
@@ -55,8 +55,20 @@ def register(sub: Any) -> None:
 
     q = actions.add_parser("delete", help="delete one game for good")
     _journal_options(q)
-    q.add_argument("id", type=int, metavar="ID")
+    q.add_argument("id", type=_game_id, metavar="ID")
     q.set_defaults(func=cmd_delete)
+
+
+def _game_id(text: str) -> int:
+    """An argparse type: a game id as the journal gives them (1 or more)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a game id (a whole number)") \
+            from None
+    if not 1 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a game id (1 or more)")
+    return value
 
 
 def _journal_options(parser: argparse.ArgumentParser) -> None:
@@ -100,6 +112,9 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from controller.cli.paths import check_output_file
+
+    check_output_file("--out", args.out)
     with open_journal(args) as journal:
         info = journal.game(args.id)
         actions = journal.actions(args.id)
@@ -113,6 +128,11 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
+    path, _ = journal_path(args)
+    if not path.exists():  # deleting from nothing must not create a journal first
+        raise JournalError(f"no journal at {path} (no games were stored there)")
+    if path.is_file() and path.stat().st_size == 0:
+        raise JournalError(f"journal {path} is an empty file, not a dvonn-board journal")
     with open_journal(args, write=True) as journal:
         info = journal.game(args.id)
         journal.delete(args.id)

@@ -10,11 +10,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
 from controller.config import default_config_path, load_config
+from engine.errors import ConfigError
 from engine.geometry import CELL_NAMES, NUM_CELLS
 from hardware.clock import Clock, SystemClock
 from hardware.leds import BACKENDS, LedStrip, TerminalStrip, resolve_backend, strip_from_config
@@ -74,6 +75,17 @@ def _sensor_board_link(cfg: Any, clock: Clock) -> Any:
     return SensorBoardClient(cfg.sensor.port, clock=clock, baudrate=cfg.sensor.baudrate)
 
 
+@contextlib.contextmanager
+def _naming_the_file(path: Path | None) -> Iterator[None]:
+    """The [leds] table is checked by the strip driver: name the config file in its errors."""
+    try:
+        yield
+    except ConfigError as exc:
+        if path is not None:
+            exc.args = (f"{path}: {exc}",)
+        raise
+
+
 def _led_text(leds: tuple[int, ...]) -> str:
     return f"LED {leds[0]}" if len(leds) == 1 else f"LEDs {leds[0]}-{leds[-1]}"
 
@@ -87,10 +99,12 @@ def run_test(
     delay = 0.0 if args.fast else float(args.delay)
     cfg = load_config(args.config)
     section = cfg.leds
-    name = resolve_backend(section, args.backend)
+    with _naming_the_file(args.config):
+        name = resolve_backend(section, args.backend)
     link = _sensor_board_link(cfg, clock) if name == "sensor-board" else None
     try:
-        strip = strip_from_config(section, stream=out, backend=args.backend, link=link)
+        with _naming_the_file(args.config):
+            strip = strip_from_config(section, stream=out, backend=args.backend, link=link)
     except BaseException:
         if link is not None:
             link.close()

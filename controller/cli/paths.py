@@ -7,6 +7,7 @@ refuses bad paths before it creates or changes anything.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 from controller.journal_lock import read_only_filesystem
@@ -38,6 +39,20 @@ def check_output_file(option: str, path: str | None, *, force: bool = True,
         raise DvonnError(f"{where}: the file is read-only for this user")
     if not p.exists() and not os.access(folder, os.W_OK | os.X_OK):
         raise DvonnError(f"{where}: the folder {folder} is not writable by this user")
+    if not p.exists():
+        _probe(where, folder)
+
+
+def _probe(where: str, folder: Path) -> None:
+    """Make and remove a scratch file: the permission bits do not tell everything (root on a
+    kernel filesystem, an NFS export, a full disk of inodes)."""
+    try:
+        fd, name = tempfile.mkstemp(dir=folder, prefix=".dvonn-board-probe-")
+    except OSError as exc:
+        raise DvonnError(f"{where}: cannot create a file in {folder}: "
+                         f"{exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(name)
 
 
 def check_input_file(option: str, path: str) -> Path:

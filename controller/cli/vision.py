@@ -21,8 +21,9 @@ def parse_heights_text(text: str) -> list[int]:
     else:
         parts = list(raw.replace(" ", ""))
     if len(parts) != NUM_CELLS:
-        raise DvonnError(f"--heights needs {NUM_CELLS} values (49 digits or comma-separated "
-                         f"numbers), got {len(parts)}")
+        shown = repr(text) if len(text) <= 60 else f"{text[:60]!r}..."
+        raise DvonnError(f"--heights {shown} needs {NUM_CELLS} values (49 digits or "
+                         f"comma-separated numbers), got {len(parts)}")
     out = []
     for i, p in enumerate(parts):
         if not p.isdigit() or int(p) > 49:
@@ -103,8 +104,10 @@ def cmd_read(args: argparse.Namespace) -> int:
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
+    from controller.cli.paths import check_output_file
     from vision.calibration import Calibration, calibrate_empty
 
+    check_output_file("--out", args.out)
     base = _calibration(args.calibration) or Calibration()
     frames = []
     if args.images:
