@@ -128,7 +128,7 @@ def sensorboard_schematic() -> str:
     svg.line(ax + 12, ay, ax + 22, ay)
     _resistor(svg, ax + 22, ay, "1 kOhm")
     svg.line(ax + 30, ay, ax + 36, ay)
-    svg.text(ax + 37, ay + 1, "SIG (all four muxes)", size=2.6)
+    svg.text(ax + 37, ay + 1, "SIG", size=2.6)
     _capacitor_to_ground(svg, ax + 17, ay, "10 nF to AGND")
 
     # The four multiplexers.
@@ -158,8 +158,8 @@ def sensorboard_schematic() -> str:
 
     # One hall sensor (x 49).
     sx, sy = 262.0, 34.0
-    svg.rect(sx, sy, 60, 46, fill="#fbf3e6")
-    svg.text(sx + 30, sy + 5, "hall sensor x 49 (one per space)", size=2.8, anchor="middle",
+    svg.rect(sx, sy, 68, 46, fill="#fbf3e6")
+    svg.text(sx + 34, sy + 5, "hall sensor x 49 (one per space)", size=2.8, anchor="middle",
              bold=True)
     svg.text(sx + 3, sy + 11, "DRV5055A3 / SS49E, ratiometric", size=2.4)
     for i, (pin, net) in enumerate((("VCC", "3V3_SENS"), ("GND", "AGND"),
@@ -172,8 +172,8 @@ def sensorboard_schematic() -> str:
 
     # The sensors' own 3.3 V regulator.
     lx, ly = 262.0, 90.0
-    svg.rect(lx, ly, 60, 26, fill="#fbf3e6")
-    svg.text(lx + 30, ly + 5, "3.3 V LDO for the sensors, >= 600 mA", size=2.8,
+    svg.rect(lx, ly, 68, 26, fill="#fbf3e6")
+    svg.text(lx + 34, ly + 5, "3.3 V LDO (sensors), >= 600 mA", size=2.8,
              anchor="middle", bold=True)
     svg.text(lx + 3, ly + 11, "e.g. AMS1117-3.3 (1 A) with 10 uF in and out;", size=2.2)
     svg.text(lx + 3, ly + 15, "49 sensors x up to 10 mA (check the datasheet)", size=2.2)
@@ -181,8 +181,8 @@ def sensorboard_schematic() -> str:
 
     # The LED data path.
     kx, ky = 262.0, 126.0
-    svg.rect(kx, ky, 60, 34, fill="#f6eef6")
-    svg.text(kx + 30, ky + 5, "74AHCT125 level shifter", size=2.8, anchor="middle", bold=True)
+    svg.rect(kx, ky, 68, 34, fill="#f6eef6")
+    svg.text(kx + 34, ky + 5, "74AHCT125 level shifter", size=2.8, anchor="middle", bold=True)
     for i, (pin, net) in enumerate((("1A", f"LED_DATA (GP{pinmap.PICO_LED})"), ("1OE", "GND"),
                                     ("VCC", "VBUS (5 V)"), ("GND", "GND"),
                                     ("1Y", "330 Ohm -> DIN of LED 0"))):
@@ -193,17 +193,17 @@ def sensorboard_schematic() -> str:
 
     # The LED chain and its supply.
     ex, ey = 262.0, 176.0
-    svg.rect(ex, ey, 60, 40, fill="#eef6fa")
-    svg.text(ex + 30, ey + 5, "WS2812B x 49 (one per space)", size=2.8, anchor="middle",
+    svg.rect(ex, ey, 68, 40, fill="#eef6fa")
+    svg.text(ex + 34, ey + 5, "WS2812B x 49 (one per space)", size=2.8, anchor="middle",
              bold=True)
     for i, text in enumerate(("DIN <- 330 Ohm <- 1Y", "DOUT -> DIN of the next LED",
-                              "5V <- LED supply (inject at both ends)", "GND <- LED supply GND",
+                              "5V <- LED supply (5 V bus along each row)", "GND <- LED supply GND",
                               "1000 uF across 5 V/GND at LED 0",
                               "GND of supply, Pico and shifter joined")):
         svg.text(ex + 3, ey + 11 + i * 4.6, text, size=2.3)
     px, py = 262.0, 226.0
-    svg.rect(px, py, 60, 16, fill="#eef6fa")
-    svg.text(px + 30, py + 6, "5 V LED supply, >= 3 A", size=2.8, anchor="middle", bold=True)
+    svg.rect(px, py, 68, 16, fill="#eef6fa")
+    svg.text(px + 34, py + 6, "5 V LED supply, >= 3 A", size=2.8, anchor="middle", bold=True)
     svg.text(px + 3, py + 12, "set leds.max_current_ma to ~80 % of it", size=2.3)
     svg.text(262, 254, "USB: Pico <-> Raspberry Pi (power and data)", size=2.6)
     svg.text(262, 260, f"GP{pinmap.PICO_MAINT}: jumper to GND = maintenance mode", size=2.6)

@@ -33,7 +33,7 @@ MM_PER_INCH = 25.4
 RING = 0.45  # cell circle radius in pitches
 #: Paper sizes (portrait width, height) in mm.
 PAPERS: dict[str, tuple[float, float]] = {"A4": (210.0, 297.0), "A3": (297.0, 420.0)}
-PAGE_MARGIN_MM = 12.0  # kept blank around each page: most printers cannot print the edge
+PAGE_MARGIN_MM = 14.0  # kept blank around each page: most printers cannot print the edge
 PAGE_OVERLAP_MM = 16.0  # neighbouring pages share this strip; the targets sit in its middle
 SCALE_TOLERANCE = 0.04  # printed marker size may differ this much from the configured size
 FONT = 'font-family="DejaVu Sans, Arial, sans-serif"'
@@ -303,12 +303,12 @@ def tile_svg(svg: str, paper: str = "A4", title: str = "") -> list[str]:
                         if m <= txx <= m + aw:
                             out.extend(_target(txx, ty))
             label = (f"{escape(title) + ': ' if title else ''}page {r * plan.cols + c + 1} of "
-                     f"{plan.rows * plan.cols}, row {r + 1} column {c + 1} ({plan.paper} "
-                     f"{plan.orientation}, print at 100 %). Overlap neighbours so the targets "
-                     "meet; cut on the red line.")
-            base = plan.page_h - m + 4.5
-            out.append(f'<text x="{m:g}" y="{base:.3f}" font-size="2.8" {FONT}>{label}</text>')
-            out.extend(_scale_bar(m, base + 4.5, 50.0))
+                     f"{plan.rows * plan.cols} (row {r + 1}, column {c + 1}), {plan.paper} "
+                     f"{plan.orientation}. Print at 100 %; overlap so the targets meet, cut on "
+                     "the red line.")
+            base = plan.page_h - m + 4.0
+            out.append(f'<text x="{m:g}" y="{base:.3f}" font-size="2.3" {FONT}>{label}</text>')
+            out.extend(_scale_bar(m, base + 4.0, 50.0))
             out.append("</svg>")
             pages.append("\n".join(out) + "\n")
     return pages

@@ -65,7 +65,7 @@ def test_sheet_pages_cover_the_sheet_with_overlap(paper: str) -> None:
         assert float(inner.get("width", 0)) == w and float(inner.get("height", 0)) == h
         covered_x.update(range(int(x0), int(min(x0 + w, width))))
         covered_y.update(range(int(y0), int(min(y0 + h, height))))
-        assert "page " in page and "print at 100 %" in page and "50 mm" in page
+        assert "page " in page and "Print at 100 %" in page and "50 mm" in page
     assert covered_x == set(range(int(width))) and covered_y == set(range(int(height)))
 
 
