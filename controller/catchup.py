@@ -171,7 +171,10 @@ class _Search:
         return self.truncated
 
     # -- forward ------------------------------------------------------------------------------
-    def forward(self, removals: dict[int, str], depth: int) -> None:
+    def forward(self, removals: dict[int, str], depth: int,
+                moves: list[Move] | None = None) -> None:
+        """Record the explanations of at most ``depth`` actions from here (a stack in the hand
+        counts as one); ``moves``: the legal moves here, when already known."""
         if self._spent():
             return
         g, r = self.g, self.r
@@ -180,21 +183,29 @@ class _Search:
         for c in removals:
             rm |= 1 << c
         missing = r.full & ~(occ | rm)  # read occupied, empty here: placements still to come
-        if not g.placing and missing:
+        placing = g.placing
+        if not placing and missing:
             return  # phase 2 never fills an empty cell
-        if g.placing and _popcount(missing) > min(depth, 49 - g.ply):
+        if placing and _popcount(missing) > min(depth, 49 - g.ply):
             return
+        if not placing and moves is None:
+            moves = g.legal_moves()
         if not missing:
             if self._fits(removals, None):
                 self._record(removals, None)
-            if not g.placing and r.empty & occ:
-                movable = g.movable()
-                for s in iter_cells(r.empty & occ & movable):
+            lifts = r.empty & occ
+            if depth >= 1 and not placing and lifts:
+                assert moves is not None
+                movable = 0
+                for m in moves:
+                    if m.source is not None:
+                        movable |= 1 << m.source
+                for s in iter_cells(lifts & movable):
                     if self._fits(removals, s):
                         self._record(removals, s)
-        if depth <= 0 or g.is_over():
+        if depth <= 0:
             return
-        if g.placing:
+        if placing:
             piece = g.piece_to_place()
             assert piece is not None
             for c in iter_cells(missing):
@@ -207,33 +218,34 @@ class _Search:
                 self._step(Move.place(c), removals, depth)
             return
         sources = r.empty & occ
-        if not sources:
+        if not sources or not moves:
             return
-        for m in g.legal_moves():
+        for m in moves:
             if m.source is not None and (sources >> m.source) & 1:
                 self._step(m, removals, depth)
 
     def _step(self, move: Move, removals: dict[int, str], depth: int) -> None:
         g = self.g
-        tops = None
-        if move.source is not None:
-            tops = g.snapshot(True)
         cut = g.push_unchecked(move)
         after = removals
-        if cut:
-            assert tops is not None
-            after = dict(removals)
+        if cut:  # rare: read the cut-off tops before the move, then play it again
+            g.pop()
+            tops = g.snapshot(True)
+            g.push_unchecked(move)
             src = move.source
             assert src is not None
+            after = dict(removals)
             for c in iter_cells(cut):  # a target cut off shows the moved stack's top
                 after[c] = tops[src if c == move.target else c]
         passes = 0
-        while not g.placing and g.legal_moves() == [PASS]:
+        nxt = None if g.placing else g.legal_moves()
+        while nxt == [PASS]:
             g.push_unchecked(PASS)
             passes += 1
+            nxt = g.legal_moves()
         self.moves.append(move)
         self.moves.extend([PASS] * passes)
-        self.forward(after, depth - 1)
+        self.forward(after, depth - 1, nxt)
         del self.moves[len(self.moves) - passes - 1:]
         for _ in range(passes + 1):
             g.pop()
@@ -260,7 +272,12 @@ class _Search:
             removals = dict(history[-1]) if history else {}
             history = history[:-1]
         self.back = k
-        self.forward(removals, self.limits.depth)
+        # taken back, then at most the corrected action (a lift counts as one): a board that
+        # needs more than that is a knock or a mistake, not a take-back
+        for depth in range(min(1, self.limits.depth) + 1):  # the fewest actions first
+            self.forward(removals, depth)
+            if self.out or self.truncated:
+                break
         self.g = saved_game
         return True
 
@@ -287,7 +304,10 @@ def search(
     limits = limits or Limits()
     start = time.perf_counter()
     s = _Search(game, removals or {}, history, _Reading(snap, polarity), limits, hidden)
-    s.forward(dict(s.removals), limits.depth)
+    for depth in range(1, limits.depth + 1):  # the fewest actions first (decide() keeps those)
+        s.forward(dict(s.removals), depth)
+        if s.out or s.truncated:
+            break
     k = 1
     while not s.out and k <= limits.back and not s.truncated:
         if not s.backward(k):

@@ -80,6 +80,8 @@ class Debouncer:
     def __init__(self, timing: Timing | None = None) -> None:
         self.timing = timing or Timing()
         self._cells: list[_Cell] | None = None
+        self._raw = ""  # the last raw reading (a repeat of it changes nothing but time)
+        self._hidden = 0
 
     @property
     def stable(self) -> str | None:
@@ -91,13 +93,7 @@ class Debouncer:
     @property
     def unreadable(self) -> int:
         """Mask of the cells whose latest raw reading was '?' (a hand over them, glare)."""
-        if self._cells is None:
-            return 0
-        out = 0
-        for i, cell in enumerate(self._cells):
-            if cell.hidden:
-                out |= 1 << i
-        return out
+        return self._hidden
 
     def next_deadline(self) -> float | None:
         """The earliest time at which :meth:`advance` may change something (None: never)."""
@@ -115,6 +111,15 @@ class Debouncer:
             changed |= cell.settle(t, self.timing)
         return self.stable if changed else None
 
+    def _note(self, cells: str) -> None:
+        self._raw = cells
+        hidden = 0
+        if UNKNOWN in cells:
+            for i, ch in enumerate(cells):
+                if ch == UNKNOWN:
+                    hidden |= 1 << i
+        self._hidden = hidden
+
     def feed(self, t: float, cells: str) -> str | None:
         """A raw reading at time ``t`` (non-decreasing); returns the new stable snapshot or None.
 
@@ -127,7 +132,12 @@ class Debouncer:
             self._cells = [_Cell(v) for v in cells]
             for cell in self._cells:
                 cell.since = t
+            self._note(cells)
             return self.stable
+        if cells == self._raw:  # the same reading again: only time passes
+            deadline = self.next_deadline()
+            return None if deadline is None or deadline > t else self.advance(t)
+        self._note(cells)
         before = self.stable
         self.advance(t)
         for cell, value in zip(self._cells, cells, strict=True):

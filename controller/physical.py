@@ -193,14 +193,20 @@ class _Players:
     def play(self, max_actions: int = 200) -> None:
         t = self.table
         t.frames(1.0)
+        skipped = False
         for _ in range(max_actions):
             if self.game.is_over():
                 break
             if self.pending_target() is not None:
-                if self.rng.random() < self.mean.unanswered:
+                # one prompt at a time is left for the next player to act first
+                if not skipped and self.rng.random() < self.mean.unanswered:
                     t.count("unanswered")
+                    skipped = True
                 else:
                     self.answer()
+                    skipped = False
+            else:
+                skipped = False
             if self.rng.random() < self.mean.knock:
                 self.knock()
             dark = self.rng.random() < self.mean.blackout
@@ -302,7 +308,9 @@ class _Players:
 
     def knock(self) -> None:
         t = self.table
-        cells = [c for c in range(49) if t.stacks[c]]
+        # a blinking cell lifted and set back is the gesture itself: knock something else
+        blinking = t.ctl.view().blink
+        cells = [c for c in range(49) if t.stacks[c] and c not in blinking]
         if not cells:
             return
         t.count("knock")

@@ -177,8 +177,9 @@ class WebServer:
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._serve, name="dvonn-web", daemon=True)
         self._thread.start()
-        if not self._started.wait(10.0):
-            raise DvonnError("the web server did not start within 10 s")
+        if not self._started.wait(10.0) or self._loop is None or not self._thread.is_alive():
+            self.stop()
+            raise DvonnError(f"the web server on {self.host}:{self.port} did not start")
 
     def _serve(self) -> None:
         assert self._server is not None and self._sock is not None

@@ -82,6 +82,7 @@ class VirtualTable:
         self._plan: int | None = None  # the computer's landing cell, after its lift
         self._pending: list[tuple[Command, str]] = []  # answered once the controller saw it
         self._started = False
+        self._undo_to_human = False  # an undo against the computer goes back to a human turn
         self._thinking: Future[Move] | None = None
         self._thinking_at: tuple[int | None, int] = (None, -1)
         self._executor: ThreadPoolExecutor | None = None
@@ -96,19 +97,22 @@ class VirtualTable:
         return [SnapshotEvent(self.clock.now(), self.cells())]
 
     def poll(self, timeout: float = 0.0) -> list[SensorEvent]:
-        """One round: answer what was fed, act by itself if due, else take one command."""
-        for done, detail in self._pending:
-            done.answer(True, detail)
-        self._pending = []
+        """One round: act by itself if due; else answer the commands whose effects have all
+        been fed (so a page that reads the state after its answer sees the table settled),
+        then take one command."""
         events = self._by_itself()
         if events:
             return events
+        for done, detail in self._pending:
+            done.answer(True, detail)
+        self._pending = []
         wait = min(timeout, 0.01) if self._thinking is not None else timeout
         cmd = self.inbox.get(wait)
         if cmd is None:
             return []
         if cmd.name in CONTROLS:
             self._pending.append((cmd, cmd.name))
+            self._undo_to_human = cmd.name == "undo" and bool(self.agents)
             return [ButtonEvent(self.clock.now(), cmd.name, cmd.name == "new")]
         if cmd.name != "click":
             cmd.answer(False, f"unknown command {cmd.name!r}")
@@ -187,6 +191,10 @@ class VirtualTable:
             for c in removable:
                 self.stacks[c] = ""
             return self._snap()
+        if self._undo_to_human:  # the computer's action is taken back too
+            if ctl.game.turn in self.agents and ctl.game.move_stack:
+                return [ButtonEvent(self.clock.now(), "undo")]
+            self._undo_to_human = False
         return self._computer(ctl)
 
     def _settle_landing(self) -> list[SensorEvent]:
