@@ -77,3 +77,32 @@ def test_demo_serves_its_table_while_it_plays() -> None:
     first = r.stdout.splitlines()[0]
     assert URL.search(first), first
     assert "score: white" in r.stdout
+
+
+def test_a_virtual_game_in_a_journal_resumes_where_it_stopped(tmp_path: Path) -> None:
+    journal = str(tmp_path / "games.sqlite3")
+    played: list[str] = []
+    for cells in (("C3", "D3"), ("E3",)):
+        proc = subprocess.Popen(_cli("web", "127.0.0.1:0", "--journal", journal), cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=_env())
+        try:
+            assert proc.stdout is not None
+            m = URL.search(proc.stdout.readline())
+            assert m
+            base = f"http://127.0.0.1:{m.group(2)}"
+            assert get_json(f"{base}/api/state")["actions"] == played
+            for cell in cells:
+                status, _, _ = http(f"{base}/api/control/click/{cell}", "POST",
+                                    token=m.group(3))
+                assert status == 200
+                played.append(cell)
+            assert get_json(f"{base}/api/state")["actions"] == played
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=15)
+            assert proc.returncode == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert played == ["C3", "D3", "E3"]

@@ -33,7 +33,8 @@ def board() -> Iterator[SensorBoardEmulator]:
     emu.close()
 
 
-def _until(cond, what: str, seconds: float = 20.0):  # type: ignore[no-untyped-def]
+def _until(cond, what: str, seconds: float = 45.0):  # type: ignore[no-untyped-def]
+    """Poll ``cond`` until it is true (a bound, not a timing check: the machine may be busy)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         value = cond()

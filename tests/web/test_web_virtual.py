@@ -197,3 +197,17 @@ def test_a_computer_player_that_fails_is_reported_not_fatal() -> None:
     h.run_until(lambda: bool(h.table.error))
     assert "no idea" in h.table.error and "no idea" in h.ctl.view().message
     assert h.click("D3")["detail"].startswith("it is the computer's turn")
+
+
+def test_undo_against_the_computer_goes_back_to_the_humans_turn() -> None:
+    h = Harness(agents={"b": agent_for("random", "b", 4)})
+    h.run_until(lambda: h.table._started)
+    for cell in ("C3", "E3"):
+        ply = h.ctl.game.ply
+        assert h.click(cell)["ok"]
+        h.run_until(lambda ply=ply: h.ctl.game.ply == ply + 2 and h.table._thinking is None)
+    assert len(h.ctl.actions) == 4 and h.ctl.actions[2] == "E3"
+    assert h.send("undo")["ok"]
+    assert h.ctl.actions == h.ctl.actions[:2] and len(h.ctl.actions) == 2
+    assert h.ctl.game.turn == "w" and h.table.stacks == list(h.ctl.game.stacks())
+    assert h.click("F3")["ok"] and h.ctl.actions[2] == "F3"
