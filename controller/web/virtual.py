@@ -137,7 +137,11 @@ class VirtualTable:
 
     def overlay(self, state: dict[str, Any]) -> dict[str, Any]:
         """The published state with the stack picked up in the page: ``source`` on it,
-        ``destination`` on its landing spaces, and what to do in the message."""
+        ``destination`` on its landing spaces, and what to do in the message (or, while a
+        computer player thinks, that it does)."""
+        if self._thinking is not None and not self._thinking.done():
+            side = SIDE_NAMES[self.ctl.game.turn]
+            return {**state, "message": f"{side} (computer) is thinking"}
         if self.picked is None:
             return state
         source = CELL_NAMES[self.picked]
@@ -300,6 +304,7 @@ class VirtualTable:
                 self._executor = ThreadPoolExecutor(1, thread_name_prefix="dvonn-agent")
             self._thinking = self._executor.submit(agent, game.copy())
             self._thinking_at = key
+            self._changed()
             return []
         if not self._thinking.done():
             return []

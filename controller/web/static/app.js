@@ -158,9 +158,9 @@
       turn = SIDE[s.turn] + " to move";
     }
     text("turn", turn);
-    // the message without what the header already says (whose turn)
+    // the message without what the header and the result line already say
     var message = (s.message || "").split(" | ").filter(function (part) {
-      return part !== turn;
+      return part !== turn && !(s.winner && part.indexOf("game over") === 0);
     }).join(" | ");
     document.body.setAttribute("data-turn", s.phase === "over" ? "" : s.turn);
     text("message", message);
