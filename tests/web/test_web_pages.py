@@ -233,3 +233,18 @@ def test_a_page_that_lost_its_table_gets_the_whole_state_when_it_is_back(browser
               what="the page back in step after the restart")
         cells = _cells(browser)
         assert {n: s for n, (s, _) in cells.items() if s} == {"D3": "r", "E3": "r"}
+
+
+def test_one_page_against_the_computer(browser: Any) -> None:
+    from controller.web.virtual import agent_for
+
+    agents = {"b": agent_for("ai:1", "b", 3)}
+    with virtual_server(agents=agents, players=("White", "computer (ai:1)")) as server:
+        browser.get(server.pair_url)
+        _wait(browser, lambda: browser.execute_script("return !!window.dvonn.state"))
+        assert browser.find_element("id", "name-b").text == "computer (ai:1)"
+        browser.find_element("css selector", '[data-cell="F3"]').click()
+        _wait(browser, lambda: len(_actions(browser)) == 2, what="the computer's answer")
+        assert _actions(browser)[0] == "F3"
+        placed = [n for n, (s, _) in _cells(browser).items() if s]
+        assert sorted(placed) == sorted(_actions(browser))
