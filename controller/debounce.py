@@ -82,6 +82,8 @@ class Debouncer:
         self._cells: list[_Cell] | None = None
         self._raw = ""  # the last raw reading (a repeat of it changes nothing but time)
         self._hidden = 0
+        self._deadline: float | None = None  # cached next_deadline()
+        self._deadline_ok = False
 
     @property
     def stable(self) -> str | None:
@@ -99,13 +101,20 @@ class Debouncer:
         """The earliest time at which :meth:`advance` may change something (None: never)."""
         if self._cells is None:
             return None
-        times = [d for c in self._cells if (d := c.deadline(self.timing)) is not None]
-        return min(times) if times else None
+        if not self._deadline_ok:
+            times = [d for c in self._cells if (d := c.deadline(self.timing)) is not None]
+            self._deadline = min(times) if times else None
+            self._deadline_ok = True
+        return self._deadline
 
     def advance(self, t: float) -> str | None:
         """Let time pass up to ``t``; returns the new stable snapshot if it changed."""
         if self._cells is None:
             return None
+        due = self.next_deadline()
+        if due is None or due - 1e-9 > t:  # no cell can settle before its deadline
+            return None
+        self._deadline_ok = False
         changed = False
         for cell in self._cells:
             changed |= cell.settle(t, self.timing)
@@ -133,15 +142,16 @@ class Debouncer:
             for cell in self._cells:
                 cell.since = t
             self._note(cells)
+            self._deadline_ok = False
             return self.stable
         if cells == self._raw:  # the same reading again: only time passes
-            deadline = self.next_deadline()
-            return None if deadline is None or deadline > t else self.advance(t)
+            return self.advance(t)
         self._note(cells)
         before = self.stable
         self.advance(t)
         for cell, value in zip(self._cells, cells, strict=True):
             cell.read(t, value)
             cell.settle(t, self.timing)  # a zero noise time acts at once
+        self._deadline_ok = False
         after = self.stable
         return after if after != before else None

@@ -183,7 +183,10 @@ class _Players:
                 t.cover(target)
                 self.pause(0.3, 0.5)
                 held, t.stacks[target] = t.stacks[target], ""
+                t.uncover()  # held up and aside: the camera sees the empty cell
                 self.pause(0.7, 1.0)
+                t.cover(target)
+                self.pause(0.2, 0.4)
                 t.stacks[target] = held
                 self.pause(0.2, 0.4)
                 t.uncover()

@@ -130,11 +130,13 @@ class TableController:
             if self.colours is False:
                 cells = strip_colours(cells)
             polarity = getattr(event, "polarity", None)
-            if polarity:
+            turned = False  # a piece turned over or swapped: the same cells, a new polarity
+            if polarity and polarity != self.polarity:
+                turned = self.check_polarity and self.polarity is not None
                 self.polarity = polarity
             snap = self.debouncer.feed(event.t, cells)
             hidden = self.debouncer.unreadable
-            if snap is None and hidden != self._unreadable:
+            if snap is None and (hidden != self._unreadable or turned):
                 snap = self.debouncer.stable
             if snap is not None:
                 self._on_stable(event.t, snap)
@@ -246,10 +248,16 @@ class TableController:
             if result is None or d is None or d.kind == "none":
                 result = self._search(snap, hidden)
                 d = decide(result)
-            if d.kind == "none" and hidden:  # a hand may hide what explains it: wait
+            if hidden and d.kind in ("none", "commit"):
+                # cells a hand covers now keep their last reading; what they may hide must not
+                # be able to change the decision: no mismatch, and no commit it would dispute
                 covered = "".join("?" if (hidden >> c) & 1 else ch for c, ch in enumerate(snap))
-                if decide(self._search(covered, hidden)).kind != "none":
+                d2 = decide(self._search(covered, hidden))
+                if d.kind == "none" and d2.kind != "none":
                     d = Decision("wait")
+                elif d.kind == "commit" and (d2.kind, d2.back, d2.moves) != (
+                        d.kind, d.back, d.moves):
+                    d = Decision("wait", source=d2.source)
             if d.choice & (d.choice - 1):
                 chosen = self.gesture & d.choice & ~empty  # lifted and set back
                 pick = self._pick

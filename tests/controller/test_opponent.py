@@ -152,3 +152,36 @@ def test_a_crashing_program_hands_its_side_to_a_person(tmp_path: Path) -> None:
 
 def test_mover_of_each_action() -> None:
     assert [_mover(i) for i in (0, 1, 47, 48, 49, 50)] == ["w", "b", "b", "w", "w", "b"]
+
+
+def test_an_external_program_plays_a_whole_table_game_with_passes() -> None:
+    """The table passes for a side that cannot move; the program sends its own PASS, which the
+    opponent reads back so the next action read is the real one."""
+    from engine.ai import Engine
+    from engine.move import PASS
+
+    for seed in range(6):
+        strong = Engine(3, seed=seed)  # Black: often leaves White without a move at the end
+        opp = Opponent(ENGINE + f" --seed {seed}", "human")
+        try:
+            game = Game()
+            ctl = table(game)
+            passes = 0
+            while not game.is_over():
+                opp.update(ctl)
+                assert opp.players["w"] is not None, opp.note
+                if game.legal_moves() == [PASS]:  # the table passes by itself
+                    passes += game.turn == "w"
+                    game.push(PASS)
+                elif game.turn == "w":
+                    assert opp.pending is not None
+                    game.push(opp.pending)
+                else:
+                    game.push(strong.choose(game))
+            opp.update(ctl)
+            assert opp.players["w"] is not None, opp.note
+        finally:
+            opp.close()
+        if passes:
+            return
+    pytest.fail("no game in which the program had to pass")

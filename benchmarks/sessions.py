@@ -1,0 +1,112 @@
+"""Physical table sessions: exact replays, catch-up figures and search latency.
+
+    python benchmarks/sessions.py [--games N] [--kinds hall,camera] [--first SEED]
+
+For each sensor kind, N random games are played meanly on the simulated table
+(controller.physical: hands that cover, stacks held in the air, gestures only when the LEDs
+ask, missed/repeated/noisy readings, blackouts, moves made while a prompt is pending, knocked
+stacks put back, late removals) and each recorded log is replayed by a fresh controller, as
+``dvonn-board replay-sensors`` does. Prints plain ``name: value`` lines: the exact-match rate,
+how many plies behind the controller was when a catch-up committed (take-backs counted
+apart), and the time to answer a stable snapshot that needed the search (median, p99, max).
+The recorded sessions of ../shared/sessions (outside evidence) are reported apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from controller.physical import generate  # noqa: E402
+from controller.sessioncheck import replay_events, run_session, same  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "sessions"
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
+
+
+def run_kind(kind: str, games: int, first: int) -> None:
+    exact = 0
+    failed: list[int] = []
+    behind: Counter[int] = Counter()
+    takebacks = 0
+    latency: list[float] = []
+    catchup_latency: list[float] = []
+    stats: Counter[str] = Counter()
+    start = time.perf_counter()
+    for seed in range(first, first + games):
+        session = generate(seed, kind)
+        stats.update(session.stats)
+        outcome = replay_events(session.events)
+        if same(outcome.lines, session.expected):
+            exact += 1
+        else:
+            failed.append(seed)
+        ctl = outcome.controller
+        for plies in ctl.caught_up:
+            if plies > 1:
+                behind[plies] += 1
+            else:
+                takebacks += 1
+        for seconds, plies in ctl.latencies:
+            latency.append(seconds * 1000)
+            if plies > 1:
+                catchup_latency.append(seconds * 1000)
+    took = time.perf_counter() - start
+    print(f"{kind} games: {games} (seeds {first}..{first + games - 1}, {took:.0f} s)")
+    print(f"{kind} exact replays: {exact}/{games} = {100 * exact / games:.1f} %")
+    if failed:
+        print(f"{kind} differing seeds (first 10): {failed[:10]}")
+    print(f"{kind} mean events per game: " + ", ".join(
+        f"{k} {v / games:.1f}" for k, v in sorted(stats.items())))
+    print(f"{kind} catch-ups (plies behind -> count): " + (", ".join(
+        f"{k}: {v}" for k, v in sorted(behind.items())) or "none")
+          + f"; corrections with a take-back: {takebacks}")
+    if latency:
+        print(f"{kind} snapshot with a search: median {statistics.median(latency):.2f} ms, "
+              f"p99 {pct(latency, 0.99):.2f} ms, max {max(latency):.2f} ms "
+              f"({len(latency)} snapshots)")
+    if catchup_latency:
+        print(f"{kind} snapshot that caught up 2+ plies: median "
+              f"{statistics.median(catchup_latency):.2f} ms, p99 "
+              f"{pct(catchup_latency, 0.99):.2f} ms ({len(catchup_latency)} snapshots)")
+
+
+def run_shared() -> None:
+    if not SHARED.is_dir():
+        print("shared sessions: ../shared/sessions not found")
+        return
+    logs = sorted(SHARED.glob("*.jsonl"))
+    ok = checks_ok = 0
+    for log in logs:
+        outcome, want = run_session(log)
+        ok += want is not None and same(outcome.lines, want)
+        checks_ok += not outcome.failed_checks
+    print(f"shared sessions (outside evidence): {ok}/{len(logs)} replay exactly, "
+          f"{checks_ok}/{len(logs)} show every required role in its window")
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--first", type=int, default=0)
+    p.add_argument("--kinds", default="hall,camera")
+    args = p.parse_args()
+    run_shared()
+    for kind in args.kinds.split(","):
+        run_kind(kind, args.games, args.first)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

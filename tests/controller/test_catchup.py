@@ -1,0 +1,314 @@
+"""Inference from all the evidence and catching up, each case from a hand-built position.
+
+Camera: a top that did not change is evidence; a stack in the hand; a hand over the board.
+Hall: a lift that starts a legal move is a lift, even of the 49th piece just placed.
+Catch-up: missed actions committed in order; differing explanations prompt, never guess;
+nothing explains it -> mismatch, and the next stable snapshot is looked at again; a pending
+prompt does not block the next player; take-backs only when nothing forward explains it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from table_helpers import PLACEMENT, Feeder, board, edit, playouts
+
+from controller.catchup import Limits, decide, search
+from controller.expected import Expected
+from controller.inference import LIFTED, MISMATCH, explain
+from controller.session import TableController
+from engine.game import Game
+from engine.geometry import CELL_NAMES, iter_cells
+from engine.move import Move
+from hardware.events import SnapshotEvent
+
+
+def at(snap: str, cell: int, value: str) -> str:
+    return snap[:cell] + value + snap[cell + 1:]
+
+
+def positions(seed: int = 7, limit: int = 40000) -> Iterator[Game]:
+    for i, g in enumerate(playouts(seed)):
+        if i > limit:
+            return
+        if not g.placing and not g.is_over():
+            yield g
+
+
+def first(pred: Callable[[Game], object], seed: int = 7) -> tuple[Game, object]:
+    for g in positions(seed):
+        found = pred(g)
+        if found:
+            return g.copy(), found
+    raise AssertionError("no such position")
+
+
+def after(g: Game, *moves: Move) -> Game:
+    out = g.copy()
+    for m in moves:
+        out.push(m)
+    return out
+
+
+def steps(g: Game) -> list[Move]:
+    return [m for m in g.legal_moves() if m.is_step]
+
+
+def same_colour_targets(g: Game, s: int) -> list[int]:
+    """Legal targets of ``s`` whose top already shows the mover's colour."""
+    return [c for c in iter_cells(g.destinations(s)) if g.stack(c)[-1] == g.turn]
+
+
+def feeder(g: Game, colours: bool) -> Feeder:
+    f = Feeder(game=g, colours=colours)
+    f.read(board(g, colours))
+    assert f.ctl.explanation.kind == "idle"
+    return f
+
+
+# ----------------------------------------------------------------------- camera evidence
+def _one_same_colour(g: Game) -> tuple[int, int, int] | None:
+    for s in iter_cells(g.movable()):
+        same = same_colour_targets(g, s)
+        other = [c for c in iter_cells(g.destinations(s)) if c not in same]
+        if len(same) == 1 and other:
+            return s, same[0], other[0]
+    return None
+
+
+def test_camera_an_unchanged_top_proves_the_move() -> None:
+    """Only one destination already shows the mover's colour: every other one would now show
+    it and does not, so the source read empty proves the move at once."""
+    g, found = first(_one_same_colour)
+    assert isinstance(found, tuple)
+    s, d, _ = found
+    f = feeder(g, True)
+    f.read(at(board(g, True), s, "."))
+    assert f.ctl.actions[-1] == CELL_NAMES[s] + CELL_NAMES[d]
+    assert f.ctl.view().prompt == ""
+
+
+def test_camera_a_stack_still_in_the_hand_lands_elsewhere() -> None:
+    """Committed at once on the only same-colour target, it then lands on another one: the
+    board only a take-back explains corrects the move."""
+    g, found = first(_one_same_colour)
+    assert isinstance(found, tuple)
+    s, d, other = found
+    f = feeder(g, True)
+    f.read(at(board(g, True), s, "."))
+    assert f.ctl.actions[-1] == CELL_NAMES[s] + CELL_NAMES[d]
+    landed = after(g, Move.step(s, other))
+    f.read(board(landed, True))
+    assert f.ctl.actions == [str(m) for m in landed.move_stack]
+    assert "mismatch" not in f.roles().values()
+
+
+def _two_same_colour(g: Game) -> tuple[int, list[int]] | None:
+    for s in iter_cells(g.movable()):
+        same = same_colour_targets(g, s)
+        if len(same) >= 2:
+            return s, same
+    return None
+
+
+def test_camera_prompts_only_between_same_colour_targets_and_the_gesture_chooses() -> None:
+    g, found = first(_two_same_colour)
+    assert isinstance(found, tuple)
+    s, same = found
+    f = feeder(g, True)
+    lifted = at(board(g, True), s, ".")
+    f.read(lifted)
+    view = f.ctl.view()
+    assert view.prompt == "choose-destination" and view.blink == frozenset(same)
+    assert f.ctl.actions == [str(m) for m in g.move_stack]  # no guess
+    d = same[-1]
+    f.read(at(lifted, d, "."))  # the gesture: lift the destination ...
+    f.read(lifted)  # ... and set it back
+    assert f.ctl.actions[-1] == CELL_NAMES[s] + CELL_NAMES[d]
+
+
+def test_camera_a_hand_over_another_target_holds_the_commit() -> None:
+    g, found = first(_one_same_colour)
+    assert isinstance(found, tuple)
+    s, d, other = found
+    f = feeder(g, True)
+    lifted = at(board(g, True), s, ".")
+    f.read(at(lifted, other, "?"))  # the hand covers a place where it may have landed
+    assert f.ctl.actions == [str(m) for m in g.move_stack]
+    assert f.ctl.explanation.kind == LIFTED and f.ctl.explanation.source == s
+    f.read(lifted)  # the hand is gone: the same stable reading now proves it
+    assert f.ctl.actions[-1] == CELL_NAMES[s] + CELL_NAMES[d]
+
+
+def test_explain_uses_every_readable_cell() -> None:
+    g, found = first(_one_same_colour)
+    assert isinstance(found, tuple)
+    s, d, other = found
+    e = explain(g, Expected.of(g), at(board(g, True), s, "."))
+    assert e.move == Move.step(s, d)
+    theirs = "b" if g.turn == "w" else "w"  # no single move puts this on top there
+    wrong = at(at(board(g, True), s, "."), other, "r" if g.stack(other)[-1] != "r" else theirs)
+    assert explain(g, Expected.of(g), wrong).kind == MISMATCH
+
+
+# ----------------------------------------------------------------------- hall: forward first
+def test_hall_the_49th_piece_lifted_at_once_is_a_lift_not_a_take_back() -> None:
+    g = Game.from_moves(PLACEMENT[:-1])
+    last = Move.parse(PLACEMENT[-1]).target
+    assert last is not None
+    f = feeder(g, False)
+    full = board(Game.from_moves(PLACEMENT))
+    f.read(full)
+    assert f.ctl.actions == PLACEMENT
+    f.read(at(full, last, "."))
+    assert f.ctl.actions[:49] == PLACEMENT  # the placement stays
+    e = f.ctl.explanation
+    assert e.kind == LIFTED and e.source == last or f.ctl.actions[-1].startswith(PLACEMENT[-1])
+
+
+def test_hall_undo_button_takes_back_even_when_a_lift_would_explain() -> None:
+    g = Game.from_moves(PLACEMENT)
+    f = feeder(g, False)
+    f.press("undo")
+    assert f.ctl.actions == PLACEMENT[:-1]
+    last = Move.parse(PLACEMENT[-1]).target
+    assert last is not None
+    f.read(at(board(g), last, "."))
+    assert f.ctl.actions == PLACEMENT[:-1] and "mismatch" not in f.roles().values()
+
+
+# ----------------------------------------------------------------------- catch-up
+def _unique_pair(colours: bool) -> Callable[[Game], object]:
+    def pred(g: Game) -> tuple[Move, Move] | None:
+        for m1 in steps(g)[:6]:
+            g1 = after(g, m1)
+            if g1.is_over() or g1.placing:
+                continue
+            for m2 in steps(g1)[:6]:
+                snap = board(after(g1, m2), colours)
+                d = decide(search(g, snap))
+                if d.kind == "commit" and d.moves and [m for m in d.moves if not m.is_pass] \
+                        == [m1, m2]:
+                    return m1, m2
+        return None
+    return pred
+
+
+@pytest.mark.parametrize("colours", [True, False], ids=["camera", "hall"])
+def test_two_missed_moves_are_committed_in_order(colours: bool) -> None:
+    g, found = first(_unique_pair(colours))
+    assert isinstance(found, tuple)
+    m1, m2 = found
+    f = feeder(g, colours)
+    f.read(board(after(g, m1, m2), colours))  # nothing was seen in between
+    played = [a for a in f.ctl.actions if a != "PASS"]
+    assert played == [str(m) for m in after(g, m1, m2).move_stack if not m.is_pass]
+    assert f.ctl.caught_up and f.ctl.caught_up[-1] == 2
+
+
+def _ambiguous_then_lift(g: Game) -> tuple[int, Move, int] | None:
+    """Hall: a move whose destination the readings cannot see, then the next player's lift,
+    with two destinations still possible."""
+    for s in iter_cells(g.movable()):
+        dests = list(iter_cells(g.destinations(s)))
+        if len(dests) < 2:
+            continue
+        truth = Move.step(s, dests[0])
+        g1 = after(g, truth)
+        if g1.is_over() or g.removal_if(truth):
+            continue
+        for s2 in iter_cells(g1.movable()):
+            snap = at(at(board(g), s, "."), s2, ".")
+            d = decide(search(g, snap))
+            if d.kind == "choose" and (d.choice >> dests[0]) & 1 and d.source == s:
+                return s, truth, s2
+    return None
+
+
+def test_a_pending_prompt_does_not_block_the_next_player() -> None:
+    g, found = first(_ambiguous_then_lift)
+    assert isinstance(found, tuple)
+    s, truth, s2 = found
+    assert truth.target is not None
+    f = feeder(g, False)
+    lifted = at(board(g), s, ".")
+    f.read(lifted)
+    assert f.ctl.view().prompt == "choose-destination"
+    both = at(lifted, s2, ".")  # nobody answered; the next player lifts a stack
+    f.read(both)
+    assert f.ctl.actions == [str(m) for m in g.move_stack]  # never a guess
+    assert (f.ctl.explanation.choice >> truth.target) & 1
+    f.read(at(both, truth.target, "."))  # the gesture on the first move's destination
+    f.read(both)
+    assert f.ctl.actions[-1] == str(truth)
+    assert f.ctl.explanation.kind == LIFTED and f.ctl.explanation.source == s2
+
+
+def test_nothing_explains_it_is_a_mismatch_then_the_next_snapshot_is_looked_at() -> None:
+    g = Game.from_moves(PLACEMENT)
+    f = feeder(g, False)
+    stuck = next(c for c in iter_cells(g.occupied) if not (g.movable() >> c) & 1)
+    f.read(at(board(g), stuck, "."))  # a stack that cannot move is knocked off
+    assert f.roles() == {CELL_NAMES[stuck]: "mismatch"}
+    s = next(iter_cells(g.movable()))
+    f.read(at(board(g), s, "."))  # put back, and White lifts a stack
+    assert f.ctl.explanation.kind == LIFTED and f.ctl.explanation.source == s
+
+
+def test_too_far_behind_is_a_mismatch_until_the_board_allows() -> None:
+    snap = edit(board(Game()), A1="x", B1="x", C1="x", D1="x")  # four placements missed
+    f = Feeder()
+    f.read(board(Game()))
+    f.read(snap)
+    assert f.ctl.actions == [] and set(f.roles().values()) == {"mismatch"}
+    assert decide(search(Game(), snap, limits=Limits(depth=4))).kind != "none"
+
+
+def test_the_search_is_bounded_and_says_so() -> None:
+    g = Game.from_moves(PLACEMENT)
+    snap = board(g)
+    for c in list(iter_cells(g.movable()))[:3]:
+        snap = at(snap, c, ".")
+    r = search(g, snap, limits=Limits(nodes=2))
+    assert r.truncated and r.nodes <= 3
+    full = search(g, snap)
+    assert not full.truncated and full.seconds < 5
+
+
+# ----------------------------------------------------------------------- polarity
+def _feed(ctl: TableController, t: float, cells: str, polarity: str) -> float:
+    ctl.handle(SnapshotEvent(t, cells, polarity))
+    ctl.advance(t + 1.0)
+    return t + 1.0
+
+
+def _polarity(g: Game) -> str:
+    return "".join(("s" if s[0] == "b" else "n") if s else "." for s in g.stacks())
+
+
+def test_polarity_names_a_wrong_colour_placement() -> None:
+    g = Game.from_moves(PLACEMENT[:5])  # White places next
+    ctl = TableController(game=g, colours=False)
+    t = _feed(ctl, 0.0, board(g), _polarity(g))
+    cell = Move.parse(PLACEMENT[5]).target
+    assert cell is not None
+    wrong = after(g, Move.place(cell))
+    piece = g.piece_to_place()
+    bad = at(_polarity(wrong), cell, "n" if piece == "b" else "s")  # the other colour
+    t = _feed(ctl, t, board(wrong), bad)
+    assert ctl.actions == PLACEMENT[:5]
+    assert ctl.view().named_roles() == {CELL_NAMES[cell]: "mismatch"}
+    _feed(ctl, t, board(wrong), _polarity(wrong))  # swapped for a white one
+    assert ctl.actions == PLACEMENT[:6]
+
+
+def test_polarity_check_can_be_turned_off() -> None:
+    g = Game.from_moves(PLACEMENT[:5])
+    ctl = TableController(game=g, colours=False, polarity=False)
+    t = _feed(ctl, 0.0, board(g), _polarity(g))
+    cell = Move.parse(PLACEMENT[5]).target
+    assert cell is not None
+    wrong = after(g, Move.place(cell))
+    _feed(ctl, t, board(wrong), at(_polarity(wrong), cell, "s"))
+    assert ctl.actions == PLACEMENT[:6]
