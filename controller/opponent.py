@@ -34,7 +34,7 @@ from engine.analysis import Analysis, analyse
 from engine.errors import DvonnError
 from engine.game import Game
 from engine.geometry import CELL_NAMES
-from engine.move import Move
+from engine.move import PASS, Move
 from engine.search import Limits, Searcher
 
 if TYPE_CHECKING:
@@ -52,7 +52,8 @@ class Opponent:
 
     def __init__(self, white: str = "human", black: str = "human", *, seed: int = 0,
                  move_time: float | None = None, hint_nodes: int = HINT_NODES,
-                 hint_seconds: float = HINT_SECONDS, clock: Clock = time.monotonic) -> None:
+                 hint_seconds: float = HINT_SECONDS, clock: Clock = time.monotonic,
+                 move_timeout: float | None = None) -> None:
         self.specs = {"w": check_spec(white), "b": check_spec(black)}
         self.seed = seed
         self.move_time = move_time
@@ -60,8 +61,11 @@ class Opponent:
         self.players: dict[str, Player | None] = {"w": None, "b": None}
         for side, spec in self.specs.items():
             if not is_human(spec):
-                self.players[side] = make_player(spec, seed=seed + (side == "b"),
-                                                 move_time=move_time, clock=clock)
+                # An external program that is silent this long is hung: its side goes to a
+                # person rather than the table waiting for ever.
+                self.players[side] = make_player(
+                    spec, seed=seed + (side == "b"), move_time=move_time, clock=clock,
+                    move_timeout=move_timeout or max(10.0, 5 * (move_time or 1.0)))
         self.hint_limits = Limits(nodes=hint_nodes, time=hint_seconds)
         self._hint_searcher = Searcher(seed=seed, clock=clock)
         self.pending: Move | None = None  # the computer's action for the current position
@@ -129,8 +133,8 @@ class Opponent:
             self.hint = None
             self._hint_at = None
         player = self.computer(game)
-        if player is None or self.pending is not None:
-            self._point_at_target(ctl)
+        if player is None or self.pending is not None or game.legal_moves() == [PASS]:
+            self._point_at_target(ctl)  # (a forced pass: the table passes by itself)
             return
         side = game.turn
         try:

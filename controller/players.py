@@ -131,17 +131,19 @@ class ExternalPlayer:
     """A program speaking the CodeCup protocol, started afresh for every game.
 
     ``game_time`` is the program's thinking budget for the whole game; it is hung when it has
-    not answered ``GRACE`` seconds after that budget ran out (measured on ``clock``).
+    not answered ``GRACE`` seconds after that budget ran out (measured on ``clock``). Without
+    a game budget, ``move_timeout`` seconds for any one action.
     """
 
     def __init__(self, argv: list[str], *, game_time: float | None = None,
                  grace: float = GRACE, clock: Clock = time.monotonic,
-                 name: str | None = None) -> None:
+                 name: str | None = None, move_timeout: float = 60.0) -> None:
         if not argv:
             raise PlayerError("cmd: needs a program, e.g. cmd:/path/to/player --seed=1")
         self.argv = argv
         self.name = name or "cmd:" + " ".join(argv)
         self.game_time = game_time
+        self.move_timeout = move_timeout
         self.grace = grace
         self.clock = clock
         self.used = 0.0
@@ -219,7 +221,7 @@ class ExternalPlayer:
     def choose(self, game: Game) -> Move:
         if self._proc is None:
             raise PlayerError(f"{self.name}: the program is not running")
-        timeout = None
+        timeout = self.move_timeout
         if self.game_time is not None:
             timeout = max(0.0, self.game_time - self.used) + self.grace
         start = self.clock()
@@ -248,10 +250,12 @@ class ExternalPlayer:
         return move
 
     def _hung(self, game: Game) -> PlayerError:
-        budget = f"{self.game_time:g} s game time" if self.game_time is not None else "its time"
+        budget = (f"{self.game_time:g} s game time" if self.game_time is not None
+                  else f"{self.move_timeout:g} s")
         self.close()
-        return PlayerError(f"{self.name}: no action at ply {game.ply + 1} within {budget} "
-                           f"(+{self.grace:g} s grace; {self.used:.2f} s used); stopped it")
+        grace = f" (+{self.grace:g} s grace)" if self.game_time is not None else ""
+        return PlayerError(f"{self.name}: no action at ply {game.ply + 1} within {budget}"
+                           f"{grace}; {self.used:.2f} s used; stopped it")
 
     def end_game(self, game: Game) -> None:
         proc = self._proc
@@ -320,7 +324,7 @@ def check_spec(spec: str) -> str:
 
 def make_player(spec: str, *, seed: int = 0, game_time: float | None = None,
                 move_time: float | None = None, clock: Clock = time.monotonic,
-                grace: float = GRACE) -> Player:
+                grace: float = GRACE, move_timeout: float = 60.0) -> Player:
     """The player a spec names (not ``human``: the table handles people)."""
     text = check_spec(spec)
     if text == "human":
@@ -336,6 +340,7 @@ def make_player(spec: str, *, seed: int = 0, game_time: float | None = None,
     # ``{seed}`` in a command line becomes the game's seed (varied games from one command).
     argv = [a.replace("{seed}", str(seed)) for a in shlex.split(text[4:])]
     return ExternalPlayer(argv, game_time=game_time, grace=grace, clock=clock,
+                          move_timeout=move_timeout,
                           name=f"cmd:{Path(argv[0]).name} {' '.join(argv[1:])}".strip())
 
 

@@ -150,6 +150,17 @@ def test_a_crashing_program_hands_its_side_to_a_person(tmp_path: Path) -> None:
     assert "exit code 4" in opp.note and "White plays by hand" in opp.note
 
 
+def test_a_hanging_program_hands_its_side_to_a_person(tmp_path: Path) -> None:
+    script = tmp_path / "hang.py"
+    script.write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(60)\n",
+                      encoding="utf-8")
+    opp = Opponent(f"cmd:{sys.executable} {script}", "human", move_timeout=0.3)
+    ctl = table(Game())
+    opp.update(ctl)
+    assert opp.players["w"] is None and opp.pending is None
+    assert "no action at ply 1 within 0.3 s" in opp.note
+
+
 def test_mover_of_each_action() -> None:
     assert [_mover(i) for i in (0, 1, 47, 48, 49, 50)] == ["w", "b", "b", "w", "w", "b"]
 
