@@ -47,13 +47,14 @@ class Hypothesis:
     """One explanation of a snapshot: take back ``back`` actions (each with the forced passes
     after it), then play ``moves`` (forced passes included); ``lifted`` is a stack of the side
     to act then held in the air (None: nothing in the hand). ``key`` identifies the resulting
-    position (hash, ply, cut-off cells still to go); ``certain`` is False when a cell whose
-    reading the sequence changes is unreadable now (then it must not be committed)."""
+    position and record (hash, ply, cut-off cells still to go, the stacks cut off);
+    ``certain`` is False when a cell whose reading the sequence changes is unreadable now
+    (then it must not be committed)."""
 
     back: int
     moves: tuple[Move, ...]
     lifted: int | None
-    key: tuple[int, int, int]
+    key: tuple[int, int, int, int]
     certain: bool
 
     @property
@@ -107,8 +108,9 @@ def _popcount(x: int) -> int:
 class _Search:
     def __init__(self, game: Game, removals: Mapping[int, str],
                  history: Sequence[Mapping[int, str]], reading: _Reading, limits: Limits,
-                 hidden: int = 0) -> None:
+                 hidden: int = 0, first: int | None = None) -> None:
         self.g = game.copy()
+        self.first = first
         self.removals = dict(removals)
         self.history = list(history)
         self.r = reading
@@ -118,6 +120,7 @@ class _Search:
         self.truncated = False
         self.deadline = time.perf_counter() + limits.seconds
         self.moves: list[Move] = []
+        self.cut: list[tuple[int, str]] = []  # stacks cut off on the way (the record differs)
         self.back = 0
         self.root = game.snapshot(bool(reading.colour))
         self.hidden = (~reading.readable | hidden) & ((1 << NUM_CELLS) - 1)
@@ -158,7 +161,7 @@ class _Search:
                 if now != self.root[c]:
                     certain = False
                     break
-        key = (self.g.zobrist, self.g.ply, rm)
+        key = (self.g.zobrist, self.g.ply, rm, hash(tuple(self.cut)))
         self.out.append(Hypothesis(self.back, tuple(self.moves), lifted, key, certain))
 
     def _spent(self) -> bool:
@@ -194,6 +197,8 @@ class _Search:
             if self._fits(removals, None):
                 self._record(removals, None)
             lifts = r.empty & occ
+            if self.first is not None and not self.moves and not self.back:
+                lifts &= 1 << self.first
             if depth >= 1 and not placing and lifts:
                 assert moves is not None
                 movable = 0
@@ -218,6 +223,8 @@ class _Search:
                 self._step(Move.place(c), removals, depth)
             return
         sources = r.empty & occ
+        if self.first is not None and not self.moves and not self.back:
+            sources &= 1 << self.first
         if not sources or not moves:
             return
         for m in moves:
@@ -228,15 +235,18 @@ class _Search:
         g = self.g
         cut = g.push_unchecked(move)
         after = removals
-        if cut:  # rare: read the cut-off tops before the move, then play it again
+        ncut = len(self.cut)
+        if cut:  # rare: read the cut-off stacks before the move, then play it again
             g.pop()
-            tops = g.snapshot(True)
+            stacks = g.stacks()
             g.push_unchecked(move)
             src = move.source
             assert src is not None
             after = dict(removals)
             for c in iter_cells(cut):  # a target cut off shows the moved stack's top
-                after[c] = tops[src if c == move.target else c]
+                stack = stacks[c] + (stacks[src] if c == move.target else "")
+                after[c] = stack[-1]
+                self.cut.append((c, stack))
         passes = 0
         nxt = None if g.placing else g.legal_moves()
         while nxt == [PASS]:
@@ -247,6 +257,7 @@ class _Search:
         self.moves.extend([PASS] * passes)
         self.forward(after, depth - 1, nxt)
         del self.moves[len(self.moves) - passes - 1:]
+        del self.cut[ncut:]
         for _ in range(passes + 1):
             g.pop()
 
@@ -291,6 +302,7 @@ def search(
     polarity: str | None = None,
     limits: Limits | None = None,
     hidden: int = 0,
+    first: int | None = None,
 ) -> Result:
     """Every bounded action sequence from ``game`` whose board agrees with ``snap``.
 
@@ -298,12 +310,13 @@ def search(
     removals as they were before each action of ``game.move_stack`` (aligned at the end; used
     by take-backs). ``polarity``: the hall board's per-cell magnet polarity, checked for
     placements. ``hidden``: cells unreadable right now (their last stable reading is in
-    ``snap``): a sequence that changes one of them is not certain. Forward sequences come
-    first; take-backs only when none fits.
+    ``snap``): a sequence that changes one of them is not certain. ``first``: a stack seen
+    lifted before: forward sequences must start with its move (or its lift). Forward
+    sequences come first; take-backs only when none fits.
     """
     limits = limits or Limits()
     start = time.perf_counter()
-    s = _Search(game, removals or {}, history, _Reading(snap, polarity), limits, hidden)
+    s = _Search(game, removals or {}, history, _Reading(snap, polarity), limits, hidden, first)
     for depth in range(1, limits.depth + 1):  # the fewest actions first (decide() keeps those)
         s.forward(dict(s.removals), depth)
         if s.out or s.truncated:

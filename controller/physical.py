@@ -210,8 +210,8 @@ class _Players:
                     skipped = False
             else:
                 skipped = False
-            if self.rng.random() < self.mean.knock:
-                self.knock()
+            if self.rng.random() < self.mean.knock and not self.game.placing:
+                self.knock()  # (in phase 1 a piece gone is a take-back: only one explains it)
             dark = self.rng.random() < self.mean.blackout
             if dark:
                 t.count("blackout")

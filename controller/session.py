@@ -201,9 +201,20 @@ class TableController:
         self._emit(t)
 
     def _search(self, snap: str, hidden: int = 0) -> Result:
+        """The catch-up search from the committed game. What was seen before is evidence
+        too: once a stack of the side to act was seen lifted, the game goes on with a move of
+        that stack (not another move that cut it off) while the readings allow it."""
+        e = self.explanation
+        first = e.source if e.kind == LIFTED and not self.game.placing else None
+        result = self._run(snap, hidden, first)
+        if first is not None and not result.hypotheses:
+            result = self._run(snap, hidden, None)
+        return result
+
+    def _run(self, snap: str, hidden: int, first: int | None) -> Result:
         result = search(self.game, snap, removals=self.removals, history=self._history,
                         polarity=self.polarity if self.check_polarity else None,
-                        limits=self.limits, hidden=hidden)
+                        limits=self.limits, hidden=hidden, first=first)
         self.search_count += 1
         if len(self.searches) >= 1000:
             del self.searches[:500]
