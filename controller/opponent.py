@@ -72,7 +72,7 @@ class Opponent:
         self._pending_at: tuple[int, int] | None = None
         self.hint: Analysis | None = None
         self._hint_at: tuple[int, int] | None = None
-        self.expected: Move | None = None  # set while a refused action is on the table
+        self.expected: Move | None = None  # the computer's choice while a refusal stands
         self.note = ""
         # What each external program has been told (its own actions and the other side's).
         self._told: dict[str, list[Move]] = {"w": [], "b": []}
@@ -190,23 +190,40 @@ class Opponent:
         except DvonnError as exc:
             self._drop(side, exc)
 
-    def refuse(self, ctl: TableController, moves: list[Move], back: int) -> Move | None:
-        """Before a commit of ``moves`` (after taking ``back`` actions back): the computer's
-        action where the person did something else, else None (the commit may go ahead)."""
-        if back or not moves:
-            self.expected = None
-            return None
-        game = ctl.game
-        if self.computer(game) is not None and self._pending_at != self._key(game):
-            self.update(ctl)  # a person was quicker than the first event after the last action
-        if self.computer(game) is None or self.pending is None:
-            self.expected = None
-            return None
-        if moves[0] != self.pending:
-            self.expected = self.pending
-            return self.pending
+    def refuse(self, ctl: TableController, moves: list[Move], back: int) -> bool:
+        """Before a commit of ``moves`` (after taking ``back`` actions back): True when a
+        computer's action among them is not the one it chose (``expected`` then holds its
+        choice where known). Such a commit is never accepted."""
         self.expected = None
-        return None
+        if not moves:
+            return False
+        game = ctl.game
+        g = game
+        if back:
+            g = game.copy()
+            for _ in range(back):
+                while g.move_stack and g.move_stack[-1].is_pass:
+                    g.pop()
+                if g.move_stack:
+                    g.pop()
+        elif self.computer(game) is not None and self._pending_at != self._key(game):
+            self.update(ctl)  # a person was quicker than the first event after the last action
+        for i, move in enumerate(moves):
+            player = self.computer(g)
+            if player is not None and not move.is_pass:
+                if i == 0 and not back:
+                    choice = self.pending_for(g)
+                elif isinstance(player, ExternalPlayer):
+                    choice = None  # it cannot be asked without being told: refuse
+                else:
+                    choice = player.choose(g.copy())
+                if move != choice:
+                    self.expected = choice
+                    return True
+            if g is game:
+                g = game.copy()
+            g.push(move)
+        return False
 
     def on_hint(self, ctl: TableController) -> Analysis | None:
         """The hint button: analyse the position for the side to act (node budget); pressed

@@ -31,7 +31,7 @@ def test_humans_get_no_suggestion() -> None:
     ctl = table(Game())
     opp.update(ctl)
     assert opp.pending is None and opp.roles(ctl, None) == ({}, 0)
-    assert opp.refuse(ctl, [Move.parse("F3")], 0) is None
+    assert opp.refuse(ctl, [Move.parse("F3")], 0) is False
 
 
 def test_the_computer_suggests_and_refuses_anything_else() -> None:
@@ -45,9 +45,20 @@ def test_the_computer_suggests_and_refuses_anything_else() -> None:
     assert roles == {move.target: "suggest"} and blink == 0
     assert "Black (computer) plays" in opp.message(ctl)
     other = next(m for m in game.legal_moves() if m != move)
-    assert opp.refuse(ctl, [other], 0) == move
+    assert opp.refuse(ctl, [other], 0) is True
     assert opp.expected == move and "put the board back" in opp.message(ctl)
-    assert opp.refuse(ctl, [move], 0) is None and opp.expected is None
+    assert opp.refuse(ctl, [move], 0) is False and opp.expected is None
+    # A chain (the person's action, then one for the computer it has not shown yet) is
+    # checked against the computer's choice there too.
+    white = Opponent("ai:1", "ai:1", seed=2)
+    two = [move, next(m for m in game.legal_moves() if m != move)]
+    g2 = game.copy()
+    g2.push(move)
+    expected = white.players["w"].choose(g2.copy())  # type: ignore[union-attr]
+    assert white.refuse(ctl, [move, expected], 0) is False
+    assert white.refuse(ctl, [two[0], next(m for m in g2.legal_moves() if m != expected)],
+                        0) is True
+    assert white.expected == expected
     game.push(move)
     opp.update(ctl)
     assert opp.pending is None  # White (a person) acts now
