@@ -77,7 +77,7 @@ class TimeControl:
         if game.ply < PLACEMENTS:
             return (PLACEMENTS - game.ply) / 2 + 16
         low = sum(1 for s in game.stacks() if 0 < len(s) <= 5)
-        return max(2.0, low / 2 - 8)
+        return max(2.0, low / 2 - 10)
 
     def panic_budget(self, game: Game) -> float:
         """Seconds for a move once the budget proper is spent: a share of the reserve."""
