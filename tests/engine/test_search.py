@@ -238,3 +238,20 @@ def test_no_change_of_sides_across_the_last_placement() -> None:
     game.pop()
     assert game.turn == "b"
     assert Searcher().search(game, Limits(depth=3)).score == plain_alphabeta(game, 3)
+
+
+def test_time_control_shares_out_the_game_budget() -> None:
+    from engine.timecontrol import PANIC, TimeControl
+
+    assert TimeControl(move_time=0.2).budget(Game()) == 0.2
+    assert TimeControl().budget(Game()) is None
+    tc = TimeControl(game_time=5.0)
+    placing = tc.budget(Game())
+    assert placing is not None and 0 < placing <= 0.2 * 5.0 / 24.5 + 1e-9
+    moving = tc.budget(random_position(17))
+    assert moving is not None and moving > placing
+    tc.used = 5.0 - tc.reserve  # the budget proper is spent: panic, from the reserve only
+    assert tc.budget(Game()) == 0.0
+    assert 0 < tc.panic_budget(Game()) <= PANIC
+    with pytest.raises(ValueError, match="game time"):
+        TimeControl(game_time=0)
