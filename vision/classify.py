@@ -88,6 +88,7 @@ class Board:
     feats: np.ndarray  # (3,) median features of the consistent surface points
     shade: np.ndarray  # (49,) local light at each cell relative to the board's median (log)
     disturbed: np.ndarray  # (49,) share of the cell's visible surroundings that is foreign
+    foreign: np.ndarray  # (49,) how many of them
     seen: bool  # enough of the surface was visible to trust feats
 
 
@@ -136,11 +137,11 @@ def measure_board(s: CellSamples, th: Thresholds, memory: np.ndarray | None = No
     shade = np.zeros(NUM_CELLS)
     disturbed = np.zeros(NUM_CELLS)
     if len(s.inter) == 0:
-        return Board(np.full(3, np.nan), shade, disturbed, False)
+        return Board(np.full(3, np.nan), shade, disturbed, disturbed, False)
     norm = s.inter / np.maximum(s.inter_white, 8.0)
     ok = np.all(np.isfinite(norm), axis=1)
     if ok.sum() < 8:
-        return Board(np.full(3, np.nan), shade, disturbed, False)
+        return Board(np.full(3, np.nan), shade, disturbed, disturbed, False)
     f = features(np.where(ok[:, None], norm, 0.5))
     centre = np.median(f[ok], axis=0)
     if memory is not None and (np.abs(centre[1:] - memory[1:]).max() > th.board_chroma
@@ -154,14 +155,16 @@ def measure_board(s: CellSamples, th: Thresholds, memory: np.ndarray | None = No
     seen = bool(good.sum() >= max(8, 0.4 * ok.sum()))
     if good.sum() >= 3:
         centre = np.median(f[good], axis=0)
-    idx = np.asarray(s.inter_of)  # (49, 6)
-    vis = ok[idx]
-    mine = vis & good[idx]
+    idx = np.asarray(s.inter_of)  # (49, 6), -1: not counted
+    vis = ok[np.maximum(idx, 0)] & (idx >= 0)
+    mine = vis & good[np.maximum(idx, 0)]
     nvis = vis.sum(axis=1)
-    disturbed = np.where(nvis > 0, 1.0 - mine.sum(axis=1) / np.maximum(nvis, 1), 0.0)
-    local = _median(f[idx, 0], mine, 0.0)
+    foreign = nvis - mine.sum(axis=1)
+    # Share of the visible surroundings that is foreign (two at least: one may be a print).
+    disturbed = np.where(foreign >= 2, foreign / np.maximum(nvis, 1), 0.0)
+    local = _median(f[np.maximum(idx, 0), 0], mine, 0.0)
     shade = np.where(mine.sum(axis=1) >= 2, np.clip(local - centre[0], -1.0, 0.5), 0.0)
-    return Board(centre, shade, disturbed, seen)
+    return Board(centre, shade, disturbed, foreign, seen)
 
 
 def _dist(f: np.ndarray, mean: np.ndarray, std: np.ndarray) -> np.ndarray:
@@ -280,13 +283,19 @@ class ColourModel:
             bm = measure(s.base, s.base_valid, s.white, board.shade)
             base_de = np.where((bm.hidden <= th.hidden) & (bm.spread <= th.spread),
                                _dist(bm.raw, empty_c, empty_s), np.inf)
-            bdp = np.stack([_dist(bm.piece, means[k], stds[k]) for k in PIECES], axis=1)
+            # Where the stack stands, its base shows its own side wall: a piece in shade.
+            shaded = np.array([0.45, 0.0, 0.0])
+            bdp = np.stack([np.minimum(_dist(bm.piece, means[k], stds[k]),
+                                       _dist(bm.piece, means[k] - shaded, stds[k] * [2.5, 1, 1]))
+                            for k in PIECES], axis=1)
             _gate(bdp, bm.piece)
             base_dp = bdp.min(axis=1)
         # Clipped tops are white pieces only where this frame's white tops are near clipping
         # (a bright lamp); elsewhere a clipped top is glare, which may hide any colour.
-        wsel = occupied & usable & (m.saturated <= th.saturated) & (np.argmin(dp, axis=1) == 0)
-        whites_clip = bool(wsel.sum() >= 2 and np.median(m.peak[wsel]) >= 225)
+        white_like = occupied & usable & (np.argmin(dp, axis=1) == 0)
+        wsel = white_like & (m.saturated <= th.saturated)
+        whites_clip = bool((wsel.sum() >= 2 and np.median(m.peak[wsel]) >= 225)
+                           or (white_like & (m.saturated > th.saturated)).sum() >= 4)
         labels: list[str] = []
         conf: list[float] = []
         reasons: list[str] = []
@@ -297,7 +306,11 @@ class ColourModel:
             label, why = "?", ""
             if m.hidden[c] > th.hidden:
                 why = "hidden by a stack"
-            elif board.disturbed[c] >= th.disturbed:
+            elif board.disturbed[c] >= th.disturbed and (board.foreign[c] >= 3 or not (
+                    (occupied[c] and best <= 0.25 * th.unknown and second - best >= 3 * th.margin)
+                    or (not occupied[c] and de[c] <= 0.25 * th.empty))):
+                # Something lies over the board around the cell (a hand, a sleeve): only a
+                # cell that is itself unmistakable, with two foreign neighbours at most, reads.
                 why = "something over the board here"
             elif mixed[c] and occupied[c]:
                 why = "mixed colours"
@@ -457,7 +470,10 @@ def _median(x: np.ndarray, mask: np.ndarray, default: float) -> np.ndarray:
 def _gate(d: np.ndarray, f: np.ndarray) -> None:
     """Rule out, in place, the classes a colour cannot be: white and black pieces are
     neutral (skin, wood, sleeves are not); red is red (not orange)."""
-    neutral = (np.abs(f[:, 1]) <= 0.25) & (np.abs(f[:, 2]) <= 0.3)
+    # Chroma is relative to brightness: allow a dark top the same absolute tint as noise.
+    lum = np.exp(f[:, 0])
+    neutral = (np.abs(f[:, 1]) <= np.maximum(0.25, 0.07 / lum)) & (
+        np.abs(f[:, 2]) <= np.maximum(0.3, 0.08 / lum))
     d[:, 0] = np.where(neutral, d[:, 0], np.inf)
     d[:, 1] = np.where(neutral, d[:, 1], np.inf)
     d[:, 2] = np.where(_red_hue(f), d[:, 2], np.inf)

@@ -78,10 +78,14 @@ class MarkerDetector:
     def detect(self, grey: np.ndarray) -> dict[int, np.ndarray]:
         """Marker id -> (4, 2) corners at full resolution (only ids the geometry knows)."""
         found = self._detect_at(grey, self.scale)
-        if len(found) < len(self.geometry.markers) and self.scale != 1.0:
+        # Full resolution only when the downscaled image gives too few for a pose (it costs
+        # four times as much; a hand over one marker leaves three, which is enough).
+        if len(found) < min(3, len(self.geometry.markers)) and self.scale != 1.0:
             more = self._detect_at(grey, 1.0)
             if len(more) > len(found):
                 found = more
+        elif len(found) < len(self.geometry.markers) and self.scale != 1.0:
+            found.update(self._look_closer(grey, found))
         if not found:
             return {}
         pts = np.concatenate([c for c in found.values()]).astype(np.float32).reshape(-1, 1, 2)
@@ -94,6 +98,33 @@ class MarkerDetector:
             # Sub-pixel refinement may wander off an L-corner in blur; keep it if close.
             shift = np.linalg.norm(refined[k] - raw, axis=1)
             out[mid] = np.where(shift[:, None] < win * 0.8, refined[k], raw).astype(np.float64)
+        return out
+
+    def _look_closer(self, grey: np.ndarray, found: dict[int, np.ndarray]
+                     ) -> dict[int, np.ndarray]:
+        """Missing markers searched at full resolution, only where the found ones put them."""
+        g = self.geometry
+        obj = np.concatenate([g.marker_corners_mm(i)[:, :2] for i in found])
+        img = np.concatenate(list(found.values()))
+        hom, _ = cv2.findHomography(obj, img, 0)
+        out: dict[int, np.ndarray] = {}
+        if hom is None:
+            return out
+        h, w = grey.shape[:2]
+        for mid in g.markers:
+            if mid in found:
+                continue
+            box = cv2.perspectiveTransform(
+                g.marker_corners_mm(mid)[:, :2].reshape(-1, 1, 2), hom).reshape(4, 2)
+            lo, hi = box.min(axis=0), box.max(axis=0)
+            pad = 0.6 * (hi - lo).max()
+            x0, y0 = (int(max(0, v)) for v in lo - pad)
+            x1, y1 = int(min(w, hi[0] + pad)), int(min(h, hi[1] + pad))
+            if x1 - x0 < 16 or y1 - y0 < 16:
+                continue
+            near = self._detect_at(grey[y0:y1, x0:x1], 1.0)
+            if mid in near:
+                out[mid] = near[mid] + (x0, y0)
         return out
 
     def _detect_at(self, grey: np.ndarray, scale: float) -> dict[int, np.ndarray]:

@@ -31,6 +31,9 @@ _PATTERN = np.array([(0.0, 0.0)]
                        for a in np.radians(np.arange(30, 360, 60))]
                     + [(0.52 * math.cos(a), 0.52 * math.sin(a))
                        for a in np.radians(np.arange(15, 360, 30))])
+#: Board points derived from a geometry (marker whites, points between the cells), by repr.
+_POINTS: dict[str, tuple[tuple[np.ndarray, dict[int, list[int]]],
+                         tuple[np.ndarray, list[list[int]]]]] = {}
 _LABEL_BGR = {".": (150, 150, 150), "w": (255, 255, 255), "b": (0, 0, 0), "r": (0, 0, 230),
               "?": (0, 200, 255)}
 
@@ -87,8 +90,10 @@ class BoardReader:
         centres = geometry.cell_centres_mm()
         self._centres = centres
         self._cell_offsets = _PATTERN * r
-        self._white_pts, self._white_of = _marker_white_points(geometry)
-        self._inter, self._inter_of = _interstices(geometry)
+        key = repr(geometry)
+        if key not in _POINTS:
+            _POINTS[key] = (_marker_white_points(geometry), _interstices(geometry))
+        (self._white_pts, self._white_of), (self._inter, self._inter_of) = _POINTS[key]
         d = 2.5
         self._inter_offsets = np.array([(0, 0), (d, 0), (-d, 0), (0, d), (0, -d)])
 
@@ -154,8 +159,9 @@ class BoardReader:
         inter_pts[:, :2] += np.tile(self._inter_offsets, (len(self._inter), 1))
         white_pts = np.column_stack([self._white_pts, np.zeros(len(self._white_pts))])
         # Each cell's base on the board: an expected stack covers it, a lifted one shows it.
-        base_pts = np.repeat(np.column_stack([self._centres, np.zeros(NUM_CELLS)]), k, axis=0)
-        base_pts[:, :2] += np.tile(0.6 * self._cell_offsets, (NUM_CELLS, 1))
+        kb = 7  # the centre and the inner ring
+        base_pts = np.repeat(np.column_stack([self._centres, np.zeros(NUM_CELLS)]), kb, axis=0)
+        base_pts[:, :2] += np.tile(0.6 * self._cell_offsets[:kb], (NUM_CELLS, 1))
         allpts = np.vstack([tops, cell_pts, inter_pts, white_pts, base_pts])
         uv = self._project(pose, allpts)
         h, w = frame.shape[:2]
@@ -173,7 +179,7 @@ class BoardReader:
             check = np.r_[n0:n1, n1:n2:m, n3:len(allpts)]
             owner = np.concatenate([np.repeat(np.arange(NUM_CELLS), k),
                                     np.full(len(self._inter), -1),
-                                    np.repeat(np.arange(NUM_CELLS), k)])
+                                    np.repeat(np.arange(NUM_CELLS), kb)])
             hit = _hidden(allpts[check], owner, pose.camera_centre(), self._centres,
                           np.asarray(heights) * self.geometry.thickness_mm,
                           self.geometry.disc_radius_mm * 1.06)
@@ -188,8 +194,8 @@ class BoardReader:
         inter_ok = ok[n1:n2].reshape(-1, m).all(axis=1)
         inter_col = np.where(inter_ok[:, None], np.median(inter, axis=1), np.nan)
         inter_white = _plane(self._inter, coef)
-        base = vals[n3:].reshape(NUM_CELLS, k, 3)
-        base_valid = ok[n3:].reshape(NUM_CELLS, k)
+        base = vals[n3:].reshape(NUM_CELLS, kb, 3)
+        base_valid = ok[n3:].reshape(NUM_CELLS, kb)
         known = None if heights is None else np.asarray(heights)
         return (CellSamples(cells, valid, white, inter_col, inter_white, self._inter_of, known,
                             base, base_valid), uv[:NUM_CELLS])
@@ -310,7 +316,13 @@ def _interstices(g: BoardGeometry) -> tuple[np.ndarray, list[list[int]]]:
                 pts.append(p)
             mine.append(index[key])
         of.append(mine)
-    return np.array(pts), of
+    # Around each cell only the points shared with another cell count (-1 for the others):
+    # the board's rim is where prints and outlines run.
+    shared: dict[int, int] = {}
+    for mine in of:
+        for i in mine:
+            shared[i] = shared.get(i, 0) + 1
+    return np.array(pts), [[i if shared[i] >= 2 else -1 for i in mine] for mine in of]
 
 
 def _plane(pts: np.ndarray, coef: np.ndarray) -> np.ndarray:
@@ -325,6 +337,10 @@ def _hidden(pts: np.ndarray, owner: np.ndarray, camera: np.ndarray, centres: np.
     stacks = np.flatnonzero(tops > 0)
     if len(stacks) == 0:
         return np.zeros(len(pts), bool)
+    pts = pts.astype(np.float32)
+    camera = camera.astype(np.float32)
+    centres = centres.astype(np.float32)
+    tops = tops.astype(np.float32)
     d = camera[None, :] - pts  # (N, 3)
     q = pts[:, None, :2] - centres[None, stacks, :]  # (N, M, 2)
     a = np.maximum((d[:, :2] ** 2).sum(axis=1), 1e-9)[:, None]
