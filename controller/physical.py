@@ -121,6 +121,12 @@ class _Table:
             if rng.random() < m.repeat:
                 self._emit(event)
 
+    def clean(self) -> None:
+        """One last reading, without noise, missed frames or hands."""
+        self.uncover()
+        self.t = round(self.t + FRAME, 6)
+        self._emit(SnapshotEvent(self.t, self.cells(), self.polarities()))
+
     def press(self, button: str) -> None:
         self.t = round(self.t + FRAME, 6)
         self._emit(ButtonEvent(self.t, button))
@@ -196,7 +202,7 @@ class _Players:
     def play(self, max_actions: int = 200) -> None:
         t = self.table
         t.frames(1.0)
-        skipped = False
+        skipped = dark_next = False
         for _ in range(max_actions):
             if self.game.is_over():
                 break
@@ -212,10 +218,13 @@ class _Players:
                 skipped = False
             if self.rng.random() < self.mean.knock and not self.game.placing:
                 self.knock()  # (in phase 1 a piece gone is a take-back: only one explains it)
-            dark = self.rng.random() < self.mean.blackout
-            if dark:
+            if dark_next:  # the blackout lasts over a second action (a Pi rebooting)
+                t.count("long_blackout")
+                t.dark, dark_next = True, False
+            elif self.rng.random() < self.mean.blackout:
                 t.count("blackout")
                 t.dark = True
+                dark_next = self.rng.random() < 0.3 and self.pending_target() is None
             move = self.rng.choice(self.game.legal_moves())
             if move == PASS:
                 self.game.push(move)
@@ -225,13 +234,15 @@ class _Players:
                 self.place(move)
             else:
                 self.move(move)
-            t.dark = False
+            if not dark_next:
+                t.dark = False
             self.pause(0.6, 1.0)
         self.answer()
         self.take_late()
         t.frames(2.0)
         self.answer()
         t.frames(2.0)
+        t.clean()  # a log ends with a true reading (a replay holds the last one for ever)
 
     def place(self, move: Move) -> None:
         t = self.table

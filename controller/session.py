@@ -256,6 +256,8 @@ class TableController:
                 masked = "".join("?" if (raised >> c) & 1 else ch for c, ch in enumerate(snap))
                 result = self._search(masked, hidden)
                 d = decide(result)
+                if d.kind == "commit":  # nothing is settled while the gesture is under way
+                    d = Decision("wait")
             if result is None or d is None or d.kind == "none":
                 result = self._search(snap, hidden)
                 d = decide(result)
