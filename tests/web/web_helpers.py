@@ -24,7 +24,6 @@ from controller.runner import Runner
 from controller.session import TableController
 from controller.simhands import DirectTable
 from controller.web.app import VirtualOptions, WebView, make_virtual_table
-from controller.web.virtual import VirtualTable
 from engine.game import Game
 from hardware.clock import FakeClock
 from hardware.events import SnapshotEvent
@@ -205,5 +204,5 @@ def click(server: VirtualServer, cell: str, seat: str = "") -> tuple[int, dict[s
     return status, json.loads(body)
 
 
-__all__ = ["VirtualTable", "click", "get_json", "http", "missing", "new_browser", "sim_table",
+__all__ = ["click", "get_json", "http", "missing", "new_browser", "sim_table",
            "virtual_server"]
