@@ -303,6 +303,7 @@ def search(
     limits: Limits | None = None,
     hidden: int = 0,
     first: int | None = None,
+    extra: int = 0,
 ) -> Result:
     """Every bounded action sequence from ``game`` whose board agrees with ``snap``.
 
@@ -311,16 +312,27 @@ def search(
     by take-backs). ``polarity``: the hall board's per-cell magnet polarity, checked for
     placements. ``hidden``: cells unreadable right now (their last stable reading is in
     ``snap``): a sequence that changes one of them is not certain. ``first``: a stack seen
-    lifted before: forward sequences must start with its move (or its lift). Forward
+    lifted before: forward sequences must start with its move (or its lift). ``extra``:
+    also the sequences of up to that many more actions than the fewest that fit. Forward
     sequences come first; take-backs only when none fits.
     """
     limits = limits or Limits()
     start = time.perf_counter()
     s = _Search(game, removals or {}, history, _Reading(snap, polarity), limits, hidden, first)
+    found: int | None = None
+    best: list[Hypothesis] = []
     for depth in range(1, limits.depth + 1):  # the fewest actions first (decide() keeps those)
-        s.forward(dict(s.removals), depth)
-        if s.out or s.truncated:
+        if found is not None and depth > found + extra:
             break
+        s.out = []
+        s.forward(dict(s.removals), depth)
+        if s.truncated:  # a deeper level cut short: keep the last complete one
+            s.out = best or s.out
+            break
+        if s.out:
+            best = s.out
+            found = depth if found is None else found
+    s.out = best or s.out
     k = 1
     while not s.out and k <= limits.back and not s.truncated:
         if not s.backward(k):
@@ -358,11 +370,14 @@ def _first_difference(pool: Sequence[Hypothesis]) -> int:
         i += 1
 
 
-def decide(result: Result, *, pick: int | None = None) -> Decision:
+def decide(result: Result, *, pick: int | None = None, slack: int = 0) -> Decision:
     """Turn hypotheses into one decision: commit only what every explanation agrees on.
 
     ``pick``: a cell the players pointed at (gesture, next/confirm) among the cells that tell
     the sequences apart; it keeps the sequences whose first differing action lands there.
+    ``slack``: explanations with up to that many more actions than the fewest still count
+    (while a prompt is unanswered, a cut-off stack taken away and the next player's lift
+    read the same).
     """
     hyps = result.hypotheses
     if not hyps:
@@ -374,7 +389,7 @@ def decide(result: Result, *, pick: int | None = None) -> Decision:
     # the fewest actions explain it best (a stack in the hand counts as one): a cut-off stack
     # taken away reads like a stack lifted, and is not also a move of the opponent
     cost = min(h.cost for h in hyps)
-    hyps = [h for h in hyps if h.cost == cost]
+    hyps = [h for h in hyps if h.cost <= cost + slack]
     complete = [h for h in hyps if h.complete]
     pool = complete or hyps
     lifts = [h for h in hyps if not h.moves and h.lifted is not None and h.certain]

@@ -211,10 +211,16 @@ class TableController:
             result = self._run(snap, hidden, None)
         return result
 
+    @property
+    def _slack(self) -> int:
+        """While a prompt is unanswered the next player may act: a cut-off stack taken away
+        then reads like that player's lift, so one action more still counts."""
+        return 1 if self.explanation.kind == LIFTED and self.explanation.choice else 0
+
     def _run(self, snap: str, hidden: int, first: int | None) -> Result:
         result = search(self.game, snap, removals=self.removals, history=self._history,
                         polarity=self.polarity if self.check_polarity else None,
-                        limits=self.limits, hidden=hidden, first=first)
+                        limits=self.limits, hidden=hidden, first=first, extra=self._slack)
         self.search_count += 1
         if len(self.searches) >= 1000:
             del self.searches[:500]
@@ -246,6 +252,7 @@ class TableController:
                 self._set(Explanation(IDLE))
                 return
             e = self.explanation
+            slack = self._slack
             empty = _empty(snap)
             # the gesture: a prompted cell lifted (not one already empty when the prompt
             # began) and set back; while it is up it reads as unknown
@@ -255,17 +262,17 @@ class TableController:
             if raised:
                 masked = "".join("?" if (raised >> c) & 1 else ch for c, ch in enumerate(snap))
                 result = self._search(masked, hidden)
-                d = decide(result)
+                d = decide(result, slack=slack)
                 if d.kind == "commit":  # nothing is settled while the gesture is under way
                     d = Decision("wait")
             if result is None or d is None or d.kind == "none":
                 result = self._search(snap, hidden)
-                d = decide(result)
+                d = decide(result, slack=slack)
             if hidden and d.kind in ("none", "commit"):
                 # cells a hand covers now keep their last reading; what they may hide must not
                 # be able to change the decision: no mismatch, and no commit it would dispute
                 covered = "".join("?" if (hidden >> c) & 1 else ch for c, ch in enumerate(snap))
-                d2 = decide(self._search(covered, hidden))
+                d2 = decide(self._search(covered, hidden), slack=slack)
                 if d.kind == "none" and d2.kind != "none":
                     d = Decision("wait")
                 elif d.kind == "commit" and (d2.kind, d2.back, d2.moves) != (
@@ -277,7 +284,7 @@ class TableController:
                 if chosen and not chosen & (chosen - 1):
                     pick = chosen.bit_length() - 1
                 if pick is not None and (d.choice >> pick) & 1:
-                    d = decide(result, pick=pick)
+                    d = decide(result, pick=pick, slack=slack)
             if not self._apply(d, diff):
                 return
         raise RuntimeError("inference did not settle")  # pragma: no cover - a bug guard
