@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from web_helpers import get_json, http
+from web_helpers import get_json, http, wait_state
 
 from engine.geometry import parse_cell
 from hardware.clock import SystemClock
@@ -31,17 +31,6 @@ def board() -> Iterator[SensorBoardEmulator]:
     emu.start()
     yield emu
     emu.close()
-
-
-def _until(cond, what: str, seconds: float = 45.0):  # type: ignore[no-untyped-def]
-    """Poll ``cond`` until it is true (a bound, not a timing check: the machine may be busy)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = cond()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def test_play_serves_the_running_table(tmp_path: Path, board: SensorBoardEmulator) -> None:
@@ -67,11 +56,10 @@ def test_play_serves_the_running_table(tmp_path: Path, board: SensorBoardEmulato
         m = URL.search(seen)
         assert m is not None
         base, token = f"http://127.0.0.1:{int(m.group(2))}", m.group(3).decode()
-        _until(lambda: "White to place" in get_json(f"{base}/api/state")["message"],
-               "the table to be read")
+        wait_state(base, lambda s: "White to place" in s["message"], "the table read")
         board.table.put(parse_cell("C3"), "r")  # on the real (emulated) table
-        state = _until(lambda: (s := get_json(f"{base}/api/state"))["actions"] == ["C3"] and s,
-                       "the placement in /api/state")
+        state = wait_state(base, lambda s: s["actions"] == ["C3"], "the placement")
+        assert get_json(f"{base}/api/state")["actions"] == ["C3"]
         assert state["stacks"] == {"C3": "r"} and state["last_move"]["to"] == "C3"
         assert http(f"{base}/api/control/undo", "POST")[0] == 403
         status, body, _ = http(f"{base}/api/control/undo", "POST", token=token)

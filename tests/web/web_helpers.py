@@ -83,6 +83,32 @@ def http(url: str, method: str = "GET", token: str | None = None,
         return e.code, e.read(), {k.lower(): v for k, v in e.headers.items()}
 
 
+def wait_state(base: str, cond: Any, what: str, timeout: float = 45.0) -> dict[str, Any]:
+    """The first state from the event stream for which ``cond(state)`` holds (the stream
+    starts with the current state); AssertionError naming ``what`` after ``timeout`` s."""
+    import socket
+    import time
+
+    deadline = time.monotonic() + timeout
+    host, port = base.removeprefix("http://").split(":")
+    last: dict[str, Any] = {}
+    with socket.create_connection((host, int(port)), timeout=timeout) as sock:
+        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: test\r\n\r\n")
+        f = sock.makefile("rb")
+        while True:
+            sock.settimeout(max(0.01, deadline - time.monotonic()))
+            try:
+                line = f.readline()
+            except TimeoutError:
+                line = b""
+            if not line:
+                raise AssertionError(f"no state with {what} within {timeout} s; last: {last}")
+            if line.startswith(b"data: "):
+                last = json.loads(line[6:])
+                if cond(last):
+                    return last
+
+
 def get_json(url: str, token: str | None = None) -> Any:
     status, body, _ = http(url, token=token)
     assert status == 200, (url, status, body)
@@ -204,5 +230,5 @@ def click(server: VirtualServer, cell: str, seat: str = "") -> tuple[int, dict[s
     return status, json.loads(body)
 
 
-__all__ = ["click", "get_json", "http", "missing", "new_browser", "sim_table",
+__all__ = ["click", "get_json", "wait_state", "http", "missing", "new_browser", "sim_table",
            "virtual_server"]
