@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import select
 import signal
 import socket
 import subprocess
@@ -21,6 +22,14 @@ def _cli(*args: str) -> list[str]:
     return [sys.executable, "-m", "controller.cli", *args]
 
 
+def _first_line(proc: subprocess.Popen[str], timeout: float = 60.0) -> str:
+    """The command's first line on stdout, waiting at most ``timeout`` s (never hangs)."""
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    assert ready, f"nothing printed within {timeout} s"
+    return proc.stdout.readline()
+
+
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("DVONN_DEBUG", None)
@@ -33,7 +42,7 @@ def test_web_prints_the_pairing_url_serves_the_table_and_stops_on_sigterm() -> N
                             env=_env())
     try:
         assert proc.stdout is not None
-        line = proc.stdout.readline()
+        line = _first_line(proc)
         m = URL.search(line)
         assert m, line
         base = f"http://127.0.0.1:{m.group(2)}"
@@ -88,7 +97,7 @@ def test_a_virtual_game_in_a_journal_resumes_where_it_stopped(tmp_path: Path) ->
                                 env=_env())
         try:
             assert proc.stdout is not None
-            m = URL.search(proc.stdout.readline())
+            m = URL.search(_first_line(proc))
             assert m
             base = f"http://127.0.0.1:{m.group(2)}"
             assert get_json(f"{base}/api/state")["actions"] == played
