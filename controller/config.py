@@ -126,10 +126,14 @@ class JournalConfig:
 
 @dataclass(frozen=True)
 class PlayersConfig:
-    """Names written to the journal and to exported records."""
+    """Names written to the journal and to exported records; who plays each side on the
+    table (``human``, ``ai[:LEVEL]`` or ``cmd:PROGRAM ARGS``) and the computer's move time."""
 
     white: str = "White"
     black: str = "Black"
+    white_player: str = "human"
+    black_player: str = "human"
+    move_time: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -375,11 +379,24 @@ def _journal(t: dict[str, Any]) -> JournalConfig:
 
 
 def _players(t: dict[str, Any]) -> PlayersConfig:
-    _keys("players", t, ("white", "black"))
+    _keys("players", t, ("white", "black", "white_player", "black_player", "move_time"))
     return PlayersConfig(
         white=_string("players.white", t.get("white", "White")),
         black=_string("players.black", t.get("black", "Black")),
+        white_player=_player("players.white_player", t.get("white_player", "human")),
+        black_player=_player("players.black_player", t.get("black_player", "human")),
+        move_time=_number("players.move_time", t.get("move_time", 1.0), low=0.0, high=3600.0),
     )
+
+
+def _player(key: str, value: Any) -> str:
+    from controller.players import PlayerError, check_spec
+
+    text = _string(key, value)
+    try:
+        return check_spec(text)
+    except PlayerError as exc:
+        raise ConfigError(key, str(exc)) from None
 
 
 # -- the example file ---------------------------------------------------------------------
@@ -463,4 +480,11 @@ blink_roles = [{roles}]
 # Names written to the journal and to exported records.
 white = "{p.white}"
 black = "{p.black}"
+# Who plays each side on the table: "human", "ai" or "ai:LEVEL" (1 beginner .. 7 full
+# strength), or "cmd:PROGRAM ARGS" (a program speaking the CodeCup protocol). The LEDs show
+# the computer's action; a person carries it out.
+white_player = "{p.white_player}"
+black_player = "{p.black_player}"
+# Seconds the full-strength computer thinks per move (levels 1-6 are node budgets).
+move_time = {p.move_time}
 """

@@ -42,6 +42,9 @@ class DemoOptions:
     quiet: bool = False
     colours: bool = False  # direct only: the table reads top colours, like a camera
     web: Any = None  # a controller.web.app.WebView: attach(ctl, clock) -> its Source
+    white: str = "human"  # or ai[:LEVEL], greedy, random, cmd:...: the hands follow the LEDs
+    black: str = "human"
+    move_time: float = 0.2  # the full-strength computer's seconds a move
 
 
 @dataclass
@@ -88,6 +91,12 @@ def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
         ctl = TableController(journal=journal, colours=opts.colours and opts.direct,
                               source="demo",
                               players=(f"{opts.players}-{seed}", f"{opts.players}-{seed}"))
+        if opts.white != "human" or opts.black != "human":
+            from controller.opponent import Opponent
+
+            opponent = Opponent(opts.white, opts.black, seed=seed, move_time=opts.move_time)
+            closers.append(opponent)
+            opponent.attach(ctl)
         emulator = None
         table: Any
         source: Any

@@ -81,6 +81,11 @@ def compose(ctl: TableController) -> BoardView:
         if ctl.hints:
             for c in iter_cells(game.movable()):
                 roles[c] = "movable"
+    opponent = getattr(ctl, "opponent", None)
+    if opponent is not None and not ctl.blocked and not game.is_over():
+        extra, lit = opponent.roles(ctl, e.source if e.kind == LIFTED else None)
+        roles.update(extra)
+        blink |= lit
     for c in ctl.removals:
         roles[c] = "remove"
     if e.kind == MISMATCH:
@@ -114,4 +119,8 @@ def message(ctl: TableController, *, prompted: int | None = None) -> str:
         parts.append("remove the cut-off stacks")
     else:
         parts.append(f"{_SIDE[game.turn]} to move")
+    opponent = getattr(ctl, "opponent", None)
+    note = opponent.message(ctl) if opponent is not None else ""
+    if note:
+        parts.append(note)
     return " | ".join(parts)

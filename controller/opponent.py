@@ -99,7 +99,7 @@ class Opponent:
     # ------------------------------------------------------------------ hooks
     def attach(self, ctl: TableController) -> None:
         """Serve ``ctl``: its hooks call this opponent; it updates after every event."""
-        setattr(ctl, "opponent", self)  # noqa: B010  (declared by TableController)
+        ctl.opponent = self
         ctl.listeners.append(self.update)
         self.update(ctl)
 

@@ -84,6 +84,8 @@ class TableController:
         #: Called with the controller after every event it handled (e.g. the web view's
         #: publisher); they run in the thread that drives the controller.
         self.listeners: list[Callable[[TableController], None]] = []
+        #: The computer players and hints (controller.opponent.Opponent.attach), or None.
+        self.opponent: Any = None
         self.game = game.copy() if game is not None else Game()
         self.game_id: int | None = None
         self.resumed = False
@@ -292,6 +294,10 @@ class TableController:
     def _apply(self, d: Decision, diff: int) -> bool:
         """Act on a decision; True when it committed something (infer again from there)."""
         if d.kind == "commit":
+            if self.opponent is not None and self.opponent.refuse(self, list(d.moves), d.back):
+                # not the computer's action: never accepted (the opponent lights its own)
+                self._set(Explanation(MISMATCH, mismatch=diff))
+                return False
             if d.back:
                 self._take_back(d.back)
                 self.message = "taken back"
@@ -430,6 +436,8 @@ class TableController:
         name = event.button
         if name == "hint":
             self.hints = not self.hints
+            if self.opponent is not None:
+                self.opponent.on_hint(self)
         elif name == "undo":
             self.undo()
         elif name == "new":

@@ -127,7 +127,10 @@ class Hands:
                 yield from self._knock(game)
                 continue
             ply = game.ply
-            move = choose_move(game.copy(), self.players, self.rng)
+            opponent = getattr(self.ctl, "opponent", None)  # a computer's action: follow it
+            move = opponent.suggestion(self.ctl) if opponent is not None else None
+            if move is None:
+                move = choose_move(game.copy(), self.players, self.rng)
             if move.is_placement:
                 assert move.target is not None
                 piece = game.piece_to_place()

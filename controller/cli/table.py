@@ -35,7 +35,11 @@ def register(sub: Any) -> None:
     p = sub.add_parser("demo", help="a whole game on the simulated table")
     p.add_argument("--fast", action="store_true", help="simulated time: done in seconds")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
-    p.add_argument("--players", choices=("random", "greedy"), default="random")
+    p.add_argument("--players", default="random",
+                   help="the hands' own choice: random or greedy; or WHITE,BLACK players "
+                        "the hands obey, e.g. ai,greedy (ai[:LEVEL], greedy, random, cmd:...)")
+    p.add_argument("--white", default="human", help="human, ai[:LEVEL] or cmd:PROGRAM ARGS")
+    p.add_argument("--black", default="human", help="human, ai[:LEVEL] or cmd:PROGRAM ARGS")
     p.add_argument("--no-noise", action="store_true", help="no sensor flickers")
     p.add_argument("--direct", action="store_true",
                    help="feed snapshots directly instead of through the emulated board")
@@ -50,6 +54,8 @@ def register(sub: Any) -> None:
     p.add_argument("--record", help="write the sensor log to this file")
     p.add_argument("--force", action="store_true", help="overwrite an existing --record file")
     p.add_argument("--journal", help="journal file (default: from the config)")
+    p.add_argument("--white", help="human, ai[:LEVEL] or cmd:PROGRAM ARGS (default: config)")
+    p.add_argument("--black", help="human, ai[:LEVEL] or cmd:PROGRAM ARGS (default: config)")
     add_web_option(p)
     p.set_defaults(func=cmd_play)
 
@@ -111,14 +117,22 @@ def _open_journal(path: str | None) -> Any:
 def cmd_demo(args: argparse.Namespace) -> int:
     from controller.cli.paths import check_output_file
     from controller.demo_driver import DemoOptions, run_demo
+    from controller.players import check_spec
 
+    players, white, black = args.players, check_spec(args.white), check_spec(args.black)
+    if "," in players:  # --players ai,greedy: White and Black, the hands follow the LEDs
+        white, black = (check_spec(s) for s in players.split(",", 1))
+        players = "random"
+    elif players not in ("random", "greedy"):
+        raise DvonnError(f"--players {players!r}: random, greedy, or WHITE,BLACK such as "
+                         "ai,greedy")
     check_output_file("--record", args.record, force=args.force)
     # Held for the whole demo: the writer lock (a second demo/play on this journal is
     # refused), and a damaged journal is recovered before the demo opens it again.
     writer = _open_journal(args.journal)
-    opts = DemoOptions(fast=args.fast, seed=args.seed, players=args.players,
+    opts = DemoOptions(fast=args.fast, seed=args.seed, players=players,
                        noise=not args.no_noise, direct=args.direct, record=args.record,
-                       journal=args.journal)
+                       journal=args.journal, white=white, black=black)
     if args.web:
         from controller.cli.web import start_web_view
 
@@ -165,6 +179,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     from hardware.leds import strip_from_config
 
     cfg = load_config(args.config)
+    from controller.players import check_spec
+
+    for spec in (args.white, args.black):  # before anything is opened
+        if spec is not None:
+            check_spec(spec)
     check_output_file("--record", args.record, force=args.force)
     port = _sensor_port(cfg)
     clock = SystemClock()
@@ -204,6 +223,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         if backend == "camera":
             camera.heights_provider = lambda: [len(s) for s in ctl.game.stacks()]
             sources[0] = PlacementTeacher(camera, ctl)
+        from controller.opponent import Opponent
+
+        opponent = Opponent(args.white or cfg.players.white_player,
+                            args.black or cfg.players.black_player,
+                            move_time=cfg.players.move_time)
+        closers.append(opponent)
+        opponent.attach(ctl)
         if args.web:
             from controller.cli.web import start_web_view
 
