@@ -209,7 +209,7 @@ class Journal:
                 conn = self._recover(exc)
         except BaseException:
             if self._writer is not None:
-                self._writer.release(remove=self._writer.created)
+                self._writer.release()
             raise
         self._conn = conn
 

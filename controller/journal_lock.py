@@ -3,7 +3,10 @@
 The writer lock is ``flock`` on a sidecar file ``<journal>.lock`` (never the database file
 itself: closing a second descriptor of the database would drop SQLite's own locks). The
 kernel releases it when its holder exits in any way, ``kill -9`` included, so it never goes
-stale; the file stays behind, holding the last holder's pid for the refusal message.
+stale. The file holds the holder's pid (for the refusal message) and is removed on release;
+a taker checks after locking that the file it locked is still the one at the path (the
+usual guard for lock files that are removed), else tries again. After a ``kill -9`` the file
+stays, unlocked, and the next taker simply locks it.
 """
 
 from __future__ import annotations
@@ -48,20 +51,23 @@ class WriterLock:
     def __init__(self, journal: Path) -> None:
         self.journal = journal
         self.path = lock_path(journal)
-        try:  # whether this opener made the file: only then may a failed start remove it
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
-            self.created = True
-        except FileExistsError:
-            fd = os.open(self.path, os.O_RDWR | os.O_CLOEXEC)
-            self.created = False
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise JournalBusyError(journal, read_holder(self.path)) from None
-        except BaseException:
-            os.close(fd)
-            raise
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise JournalBusyError(journal, read_holder(self.path)) from None
+            except BaseException:
+                os.close(fd)
+                raise
+            try:
+                same = os.stat(self.path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                break
+            os.close(fd)  # its holder removed it while we waited to lock: take the new one
         try:
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
@@ -73,13 +79,14 @@ class WriterLock:
     def held(self) -> bool:
         return self._fd is not None
 
-    def release(self, remove: bool = False) -> None:
-        """Drop the lock; ``remove`` also deletes the lock file (only for an opener that
-        made it and then could not start: nothing is left behind by a refused start)."""
+    def release(self) -> None:
+        """Remove the lock file (still holding the lock), then drop the lock."""
         fd, self._fd = self._fd, None
         if fd is not None:
-            if remove:
+            try:
                 self.path.unlink(missing_ok=True)
+            except OSError:
+                pass  # a file left behind is harmless: the next taker locks it
             os.close(fd)  # closing drops the flock
 
     def __enter__(self) -> WriterLock:

@@ -17,9 +17,3 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for name in ("DVONN_LEDS", "DVONN_DEBUG", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)
     return tmp_path
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    """Every file and folder under ``folder``, with the bytes of each file."""
-    return {str(p.relative_to(folder)): p.read_bytes() if p.is_file() else b"<folder>"
-            for p in sorted(folder.rglob("*"))}

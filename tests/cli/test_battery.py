@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import snapshot
+from cli_helpers import snapshot
 
 from controller.cli import main
 from controller.journal import Journal

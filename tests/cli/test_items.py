@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import snapshot
+from cli_helpers import snapshot
 
 import controller.cli.table as cli_table
 from controller.cli import main
