@@ -9,7 +9,9 @@ sensor (confirm picks the suggested destination) and whole demo games with compu
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
+import pytest
 from table_helpers import PLACEMENT, Feeder, board
 
 from controller.opponent import Opponent
@@ -161,7 +163,7 @@ def test_demo_with_computer_players_plays_a_whole_game() -> None:
     assert opponent is not None and opponent.players["w"] is not None
 
 
-def test_demo_command_takes_players_for_each_side(capsys: object) -> None:
+def test_demo_command_takes_players_for_each_side() -> None:
     from controller.cli import main
 
     assert main(["demo", "--fast", "--direct", "--seed", "4", "--no-noise",
@@ -173,8 +175,6 @@ def test_demo_command_takes_players_for_each_side(capsys: object) -> None:
 
 
 def test_config_names_who_plays_each_side() -> None:
-    import pytest
-
     from controller.config import parse_config
     from engine.errors import ConfigError
 
@@ -183,3 +183,15 @@ def test_config_names_who_plays_each_side() -> None:
     assert cfg.players.move_time == 0.5
     with pytest.raises(ConfigError, match="players.black_player"):
         parse_config('[players]\nblack_player = "chess"\n')
+
+
+def test_play_refuses_a_bad_player_before_opening_anything(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from controller.cli import main
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.setenv("DVONN_DATA_DIR", str(tmp_path))
+    assert main(["play", "--white", "robot"]) == 2
+    assert "player 'robot' is not one of" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
