@@ -45,3 +45,29 @@ def test_last_step_names_the_move_and_the_stacks_it_cut_off_skipping_passes() ->
                 assert removed == expect
                 seen_removal |= bool(removed)
     assert seen_removal and seen_pass
+
+
+def test_a_hint_of_the_computer_is_published_as_analysis_and_hidden_from_spectators() -> None:
+    import random
+
+    from controller.opponent import Opponent
+    from controller.web.hub import public_state
+    from hardware.events import ButtonEvent, SnapshotEvent
+
+    rng = random.Random(2)
+    game = Game()
+    while game.placing:
+        game.push(rng.choice(game.legal_moves()))
+    ctl = TableController(game=game)
+    Opponent(hint_nodes=300, hint_seconds=0.5).attach(ctl)
+    ctl.handle(SnapshotEvent(0.0, game.snapshot()))
+    ctl.handle(ButtonEvent(0.1, "hint"))
+    state = table_state(ctl)
+    shown = state["analysis"]
+    assert shown is not None and Move.parse(shown["best"]) in game.legal_moves()
+    assert f"hint: {shown['best']}" in state["message"]
+    hinted = {shown["best"][:2], shown["best"][2:], *shown["cuts"]}
+    assert hinted & set(state["roles"])
+    spectators = public_state(state, share_hints=False)
+    assert spectators["analysis"] is None and "hint:" not in spectators["message"]
+    assert not hinted & {c for c, r in spectators["roles"].items() if r in ("suggest", "remove")}
