@@ -232,3 +232,20 @@ def run_match(a: str, b: str, *, games: int, game_time: float | None = None,
           f"(95 % CI {100 * lo:.1f}-{100 * hi:.1f} %), mean margin {summary.margin / n:+.1f}",
           file=out, flush=True)
     return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m controller.cli.ai engine ...``: the same commands without loading the rest
+    of the command line (a quicker start when an arbiter counts start-up time)."""
+    parser = argparse.ArgumentParser(prog="dvonn-board")
+    register(parser.add_subparsers(dest="command", metavar="COMMAND", required=True))
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except DvonnError as exc:
+        print(f"dvonn-board {args.command}: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -189,3 +189,12 @@ def test_engine_cli_help_and_level_check(capsys: pytest.CaptureFixture[str]) -> 
     proc = subprocess.run(ENGINE + ["--level", "0"], input="", capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 2 and "--level 0" in proc.stderr and proc.stdout == ""
+
+
+def test_quick_start_entry_speaks_the_same_protocol() -> None:
+    quick = [sys.executable, "-m", "controller.cli.ai", "engine", "--level", "1", "--quiet"]
+    result = play_game(GreedyPlayer(2), ExternalPlayer(quick, game_time=20))
+    assert Game.from_moves(result.moves).is_over()
+    proc = subprocess.run(quick[:4] + ["--level", "9"], input="", capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 2 and "--level 9" in proc.stderr
