@@ -45,10 +45,12 @@ class Score:
         self.scored = self.wrong = self.coloured = self.clean = self.clean_ok = 0
         self.frames = self.not_found = 0
         self.times: list[float] = []
+        self.cpu: list[float] = []
 
-    def add(self, got: str, expected: str, hand: bool, seconds: float) -> int:
+    def add(self, got: str, expected: str, hand: bool, seconds: tuple[float, float]) -> int:
         self.frames += 1
-        self.times.append(seconds)
+        self.times.append(seconds[0])
+        self.cpu.append(seconds[1])
         wrong = 0
         for read, want in zip(got, expected, strict=True):
             if want == "*":
@@ -72,15 +74,19 @@ class Score:
         print(f"{name}.covered_cells_coloured: {self.coloured} cells")
         print(f"{name}.ms_per_frame_median: {np.median(ms):.1f} ms")
         print(f"{name}.ms_per_frame_p99: {np.percentile(ms, 99):.1f} ms")
+        cpu = np.array(self.cpu or [0.0]) * 1000.0
+        print(f"{name}.cpu_ms_per_frame_median: {np.median(cpu):.1f} ms (process time: the "
+              f"wall figures above grow when other work shares the cores)")
 
 
-def _read(reader: BoardReader, frame: np.ndarray, heights: list[int]) -> tuple[str, float]:
-    t0 = time.perf_counter()
+def _read(reader: BoardReader, frame: np.ndarray, heights: list[int]
+          ) -> tuple[str, tuple[float, float]]:
+    t0, c0 = time.perf_counter(), time.process_time()
     try:
         got = reader.read(frame, heights).snapshot
     except BoardNotFoundError:
         got = "!" * 49
-    return got, time.perf_counter() - t0
+    return got, (time.perf_counter() - t0, time.process_time() - c0)
 
 
 def photos(folder: Path, verbose: bool) -> Score:

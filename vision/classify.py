@@ -49,6 +49,7 @@ class Thresholds:
     hidden: float = 0.5  # share of samples behind other stacks that makes a cell unreadable
     saturated: float = 0.6  # share of clipped samples that makes a cell unreadable (glare)
     spread: float = 0.12  # typical deviation of a cell's samples (white = 1): mixed
+    separable: float = 6.0  # a piece colour this far from the empty cells can be told apart
     flat: float = 0.05  # typical deviation of a newly placed piece's top (white = 1)
     disturbed: float = 0.5  # share of a cell's visible surroundings covered by something foreign
     board_chroma: float = 0.09  # chroma distance from the board (floor) for "foreign"
@@ -148,9 +149,10 @@ def measure_board(s: CellSamples, th: Thresholds, memory: np.ndarray | None = No
                                or abs(centre[0] - memory[0]) > 0.7):
         centre = memory.copy()
     chroma = np.abs(f[:, 1:] - centre[1:]).max(axis=1)
-    # The spread of the board's own chroma (grain, prints) widens what counts as board.
+    # The spread of the board's own chroma (grain, prints) widens what counts as board, and
+    # so does the noise of chroma in dark spots (a ratio to brightness).
     mad = 1.4826 * float(np.median(chroma[ok]))
-    limit = max(th.board_chroma, 4.0 * mad)
+    limit = max(th.board_chroma, 4.0 * mad) + 0.03 / np.exp(f[:, 0])
     good = ok & (chroma < limit) & (np.abs(f[:, 0] - centre[0]) < th.board_light)
     seen = bool(good.sum() >= max(8, 0.4 * ok.sum()))
     if good.sum() >= 3:
@@ -163,8 +165,22 @@ def measure_board(s: CellSamples, th: Thresholds, memory: np.ndarray | None = No
     # Share of the visible surroundings that is foreign (two at least: one may be a print).
     disturbed = np.where(foreign >= 2, foreign / np.maximum(nvis, 1), 0.0)
     local = _median(f[np.maximum(idx, 0), 0], mine, 0.0)
-    shade = np.where(mine.sum(axis=1) >= 2, np.clip(local - centre[0], -1.0, 0.5), 0.0)
+    # Shadows darken a lot; a lamp brightens a little (more is a print under the points).
+    shade = np.where(mine.sum(axis=1) >= 2, np.clip(local - centre[0], -1.0, 0.25), 0.0)
     return Board(centre, shade, disturbed, foreign, seen)
+
+
+def _piece_dists(f: np.ndarray, means: dict[str, np.ndarray], stds: dict[str, np.ndarray]
+                 ) -> np.ndarray:
+    """(49, 3) squared distances to the piece classes. Chroma is a ratio to brightness, so
+    its noise grows on dark tops: the spread widens by 0.03 / brightness."""
+    noise = (0.03 / np.exp(f[:, 0]))[:, None]
+    out = []
+    for k in PIECES:
+        std = np.broadcast_to(stds[k], f.shape).copy()
+        std[:, 1:] = np.sqrt(std[:, 1:] ** 2 + noise ** 2)
+        out.append((((f - means[k]) / std) ** 2).sum(axis=1))
+    return np.stack(out, axis=1)
 
 
 def _dist(f: np.ndarray, mean: np.ndarray, std: np.ndarray) -> np.ndarray:
@@ -198,7 +214,7 @@ class ColourModel:
         if not occupied.any():
             return means, stds
         for _ in range(2):
-            d = np.stack([_dist(m.piece, means[k], stds[k]) for k in PIECES], axis=1)
+            d = _piece_dists(m.piece, means, stds)
             _gate(d, m.piece)
             lab = np.argmin(d, axis=1)
             best = d[np.arange(NUM_CELLS), lab]
@@ -240,6 +256,8 @@ class ColourModel:
                 self.fill_offset = centre - board.feats
         elif board.seen and self.fill_offset is not None:
             centre = board.feats + self.fill_offset
+        elif sel.any():
+            centre = np.median(rel[sel], axis=0)  # one or two examples: better than none
         elif board.seen:
             centre = board.feats  # nothing better known: a fill like the surface around it
         else:
@@ -267,8 +285,9 @@ class ColourModel:
         mixed = m.spread > spread_max
         usable = (m.hidden <= th.hidden) & (board.disturbed < th.disturbed) & ~mixed
         means, stds = self._piece_models(m, occupied & usable)
-        dp = np.stack([_dist(m.piece, means[k], stds[k]) for k in PIECES], axis=1)
+        dp = _piece_dists(m.piece, means, stds)
         _gate(dp, m.piece)
+        nll = dp + np.array([2.0 * float(np.log(stds[k]).sum()) for k in PIECES])[None, :]
         if heights is None:
             # No position: cells that fit no piece well are the examples of "empty".
             expect_empty = usable & (dp.min(axis=1) > th.unknown)
@@ -285,9 +304,9 @@ class ColourModel:
                                _dist(bm.raw, empty_c, empty_s), np.inf)
             # Where the stack stands, its base shows its own side wall: a piece in shade.
             shaded = np.array([0.45, 0.0, 0.0])
-            bdp = np.stack([np.minimum(_dist(bm.piece, means[k], stds[k]),
-                                       _dist(bm.piece, means[k] - shaded, stds[k] * [2.5, 1, 1]))
-                            for k in PIECES], axis=1)
+            bdp = np.minimum(_piece_dists(bm.piece, means, stds), _piece_dists(
+                bm.piece, {k: v - shaded for k, v in means.items()},
+                {k: v * [2.5, 1, 1] for k, v in stds.items()}))
             _gate(bdp, bm.piece)
             base_dp = bdp.min(axis=1)
         # Clipped tops are white pieces only where this frame's white tops are near clipping
@@ -300,8 +319,12 @@ class ColourModel:
         conf: list[float] = []
         reasons: list[str] = []
         for c in range(NUM_CELLS):
-            order = np.argsort(dp[c])
-            k, best, second = PIECES[order[0]], dp[c, order[0]], dp[c, order[1]]
+            # Which piece: the most likely (a wide class pays for its width); whether any: the
+            # chosen class must be near enough.
+            order = np.argsort(nll[c])
+            k, best = PIECES[order[0]], dp[c, order[0]]
+            second = (best + nll[c, order[1]] - nll[c, order[0]]
+                      if np.isfinite(nll[c, order[1]]) else np.inf)
             piece_ok = best <= th.unknown and second - best >= th.margin
             label, why = "?", ""
             if m.hidden[c] > th.hidden:
@@ -329,8 +352,10 @@ class ColourModel:
                     label = k
             else:
                 # A piece is a flat, evenly lit top: a glare spot or a shadow edge is not.
+                # ... and its colour must be one the empty board cannot take in this frame.
                 clearly = (piece_ok and best + th.clearly <= de[c] and m.saturated[c] < 0.05
-                           and m.spread[c] <= th.flat)
+                           and m.spread[c] <= th.flat and empty_c is not None
+                           and _dist(means[k], empty_c[c], empty_s) >= th.separable)
                 if de[c] <= th.empty and not clearly:
                     label = "."
                 elif m.saturated[c] > th.saturated:

@@ -94,7 +94,7 @@ class BoardReader:
         if key not in _POINTS:
             _POINTS[key] = (_marker_white_points(geometry), _interstices(geometry))
         (self._white_pts, self._white_of), (self._inter, self._inter_of) = _POINTS[key]
-        d = 2.5
+        d = 1.5
         self._inter_offsets = np.array([(0, 0), (d, 0), (-d, 0), (0, d), (0, -d)])
 
     # -- pose ---------------------------------------------------------------------------
@@ -175,16 +175,19 @@ class BoardReader:
         hidden = np.zeros(len(allpts), bool)
         if heights is not None:
             # Lines of sight through other stacks: the tops' and bases' samples, and the
-            # centre of each point between the cells (standing for its five samples).
-            check = np.r_[n0:n1, n1:n2:m, n3:len(allpts)]
+            # centre of each point between the cells (standing for its five samples; there
+            # stacks count a little wider, as they may stand off-centre).
+            check = np.r_[n0:n1, n3:len(allpts)]
             owner = np.concatenate([np.repeat(np.arange(NUM_CELLS), k),
-                                    np.full(len(self._inter), -1),
                                     np.repeat(np.arange(NUM_CELLS), kb)])
-            hit = _hidden(allpts[check], owner, pose.camera_centre(), self._centres,
-                          np.asarray(heights) * self.geometry.thickness_mm,
-                          self.geometry.disc_radius_mm * 1.06)
-            hidden[check] = hit
-            hidden[n1:n2] = np.repeat(hit[n1 - n0:n1 - n0 + len(self._inter)], m)
+            camera = pose.camera_centre()
+            tops_mm = np.asarray(heights) * self.geometry.thickness_mm
+            r = self.geometry.disc_radius_mm
+            hidden[check] = _hidden(allpts[check], owner, camera, self._centres, tops_mm,
+                                    r * 1.06)
+            between = _hidden(inter_pts[::m], np.full(len(self._inter), -1), camera,
+                              self._centres, tops_mm, r + 0.1 * self.geometry.pitch_mm)
+            hidden[n1:n2] = np.repeat(between, m)
         ok = inside & ~hidden
         cells = vals[n0:n1].reshape(NUM_CELLS, k, 3)
         valid = ok[n0:n1].reshape(NUM_CELLS, k)
