@@ -157,10 +157,14 @@ def moving_value(game: Game) -> int:
     white = game._white
     black = game._black
     red = game._red
-    fv, ring1, ring2, ring3 = field_values(red)
+    fv, ring1, _, _ = field_values(red)
     tmasks = _TARGET_MASKS
     nmasks = NEIGHBOUR_MASKS
     interior = _IS_INTERIOR
+    w_stack, w_reach, w_life, w_near, w_hit = (W_STACK, W_REACH, W_REACH_LIFE, W_REACH_NEAR,
+                                               W_HIT)
+    w_cut = W_CUT * 64
+    tall = MAX_MOVING_HEIGHT
     raw = 0  # white minus black, raw units
     material = 0
     c = -1
@@ -173,29 +177,32 @@ def moving_value(game: Game) -> int:
             continue
         h = len(s)
         enemy = black if top == "w" else white
-        v = W_STACK * fv[c]
+        v = w_stack * fv[c]
         nm = nmasks[c]
         links = occ & nm
-        if h <= MAX_MOVING_HEIGHT and not (links == nm and interior[c]):
+        if h <= tall and (links != nm or not interior[c]):
             reach = tmasks[c * 11 + h] & occ
             if reach:
                 # Landing cells weighted like the field values (64 base, more near life),
                 # landing on a DVONN stack and on an enemy stack weigh extra.
-                v += (W_REACH * reach.bit_count() + W_REACH_LIFE * (reach & red).bit_count()
-                      + W_REACH_NEAR * (reach & ring1).bit_count()
-                      + W_HIT * (reach & enemy).bit_count())
+                v += (w_reach * reach.bit_count() + w_life * (reach & red).bit_count()
+                      + w_near * (reach & ring1).bit_count()
+                      + w_hit * (reach & enemy).bit_count())
         # One link, held by the opponent, and no DVONN piece here: they can cut this stack off
         # by moving that link away.
-        if links & enemy and links & (links - 1) == 0 and "r" not in s:
-            v -= W_CUT * 64 * h
+        if links & enemy and not links & (links - 1) and not (red >> c) & 1:
+            v -= w_cut * h
         if top == "w":
             raw += v
             material += h
         else:
             raw -= v
             material -= h
-    empty = NUM_CELLS - occ.bit_count()
-    # Material counts MAT_EARLY per piece early, up to MAT_LATE when most stacks are gone.
-    mat_weight = MAT_EARLY + ((MAT_LATE - MAT_EARLY) * empty) // NUM_CELLS
-    value = (raw * POSITION) // SCALE + material * mat_weight
+    if MAT_EARLY or MAT_LATE:
+        # Material counts MAT_EARLY per piece early, up to MAT_LATE when most stacks are gone.
+        empty = NUM_CELLS - occ.bit_count()
+        raw_material = material * (MAT_EARLY + ((MAT_LATE - MAT_EARLY) * empty) // NUM_CELLS)
+    else:
+        raw_material = 0
+    value = (raw * POSITION) // SCALE + raw_material
     return value if game.turn == "w" else -value
