@@ -376,7 +376,20 @@ class ColourModel:
                                   * (1.0 - np.exp(-(second - best) / th.margin))))
             else:
                 conf.append(0.0)
+        if heights is not None and not heights.any() and all(x == "." for x in labels):
+            self._learn_empty_board(m, board, usable)
         return "".join(labels), [round(v, 4) for v in conf], reasons
+
+    def _learn_empty_board(self, m: Measured, board: Board, usable: np.ndarray) -> None:
+        """The empty board (at the start of a game): 49 labelled examples of "empty" on this
+        very table, each cell's own print and light relative to the others, kept."""
+        rel = m.raw.copy()
+        rel[:, 0] -= board.shade
+        if usable.sum() < 10:
+            return
+        centre = np.median(rel[usable], axis=0)
+        step = np.where(usable[:, None], 0.25 * (rel - centre - self.empty_offset), 0.0)
+        self.empty_offset = self.empty_offset + step
 
     # -- learning -------------------------------------------------------------------------
     def learn(self, samples: CellSamples, cell: int, colour: str) -> None:

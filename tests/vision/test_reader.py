@@ -170,3 +170,22 @@ def test_lifted_stack_never_reads_as_a_colour(seed) -> None:
     reading = BoardReader().read(frame, heights)
     assert reading.snapshot[cell] in ".?", reading.reasons[cell]
     assert reading.confidence[cell] == 0.0 or reading.snapshot[cell] == "."
+
+
+def test_the_empty_board_at_startup_is_learned() -> None:
+    """An empty board is 49 labelled examples: each cell's own look (here a tinted fill in a
+    printed ring, under uneven light) is kept relative to the others."""
+    from vision.materials import Material
+    from vision.synthetic import random_scene
+
+    rng = np.random.default_rng(77)
+    scene = random_scene(rng, [""] * 49, size=SIZE, glare=False, shadow=False)
+    scene.material = Material(kind="card", albedo=(150, 190, 210), prints="circles+fills",
+                              fill=(120, 170, 200), table=(40, 60, 90))
+    scene.gradient = (0.3, -0.2)
+    frame, _ = render(scene)
+    reader = BoardReader()
+    before = reader.model.empty_offset.copy()
+    for _ in range(3):
+        assert reader.read(frame, [0] * 49).snapshot == "." * 49
+    assert np.abs(reader.model.empty_offset - before).max() > 0.005
