@@ -184,7 +184,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     check_output_file("--out", args.out, suffixes=IMAGE_SUFFIXES)
     rng = np.random.default_rng(args.seed)
     stacks = random_position(rng, args.moves)
-    scene = random_scene(rng, stacks, hands=args.hands)
+    scene = random_scene(rng, stacks, hands=args.hands, wide=args.wide)
     frame, truth = render(scene)
     if not cv2.imwrite(args.out, frame):
         raise DvonnError(f"cannot write {args.out!r} (use a .png or .jpg name)")
@@ -228,4 +228,6 @@ def register(subparsers: Any) -> None:
     p.add_argument("--moves", type=_count(0, 48), default=None,
                    help="random stacking moves (0..48)")
     p.add_argument("--hands", type=_count(0, 10), default=0)
+    p.add_argument("--wide", action="store_true",
+                   help="any table: board materials and prints, marker cards, lamps, sleeves")
     p.set_defaults(func=cmd_render)
