@@ -12,7 +12,8 @@ composed (``suggest`` on the cell to place, or on source and destination) and on
   a Pi 4) with ``suggest``, and the stacks it would cut off with ``suggest`` blinking (never
   ``remove``: nothing is to be taken away yet), until the position changes.
 - A computer player that fails (a crashed, hung or cheating program, or one that cannot follow a
-  take-back) is dropped with a message: its side is played by hand; the game goes on.
+  take-back) is dropped with a message: its side is played by hand; the game goes on, and
+  the next new game starts it again.
 """
 
 from __future__ import annotations
@@ -58,14 +59,12 @@ class Opponent:
         self.seed = seed
         self.move_time = move_time
         self.clock = clock
+        # An external program that is silent this long is hung: its side goes to a person
+        # rather than the table waiting for ever.
+        self.move_timeout = move_timeout or max(10.0, 5 * (move_time or 1.0))
         self.players: dict[str, Player | None] = {"w": None, "b": None}
-        for side, spec in self.specs.items():
-            if not is_human(spec):
-                # An external program that is silent this long is hung: its side goes to a
-                # person rather than the table waiting for ever.
-                self.players[side] = make_player(
-                    spec, seed=seed + (side == "b"), move_time=move_time, clock=clock,
-                    move_timeout=move_timeout or max(10.0, 5 * (move_time or 1.0)))
+        for side in ("w", "b"):
+            self.players[side] = self._make(side)
         self.hint_limits = Limits(nodes=hint_nodes, time=hint_seconds)
         self._hint_searcher = Searcher(seed=seed, clock=clock)
         self.pending: Move | None = None  # the computer's action for the current position
@@ -77,8 +76,16 @@ class Opponent:
         # What each external program has been told (its own actions and the other side's).
         self._told: dict[str, list[Move]] = {"w": [], "b": []}
         self._started: dict[str, bool] = {"w": False, "b": False}
+        self._dropped_ply = {"w": 0, "b": 0}  # how far a game went after its computer dropped
 
     # ------------------------------------------------------------------ helpers
+    def _make(self, side: str) -> Player | None:
+        spec = self.specs[side]
+        if is_human(spec):
+            return None
+        return make_player(spec, seed=self.seed + (side == "b"), move_time=self.move_time,
+                           clock=self.clock, move_timeout=self.move_timeout)
+
     @staticmethod
     def _key(game: Game) -> tuple[int, int]:
         return game.ply, game.zobrist
@@ -89,7 +96,8 @@ class Opponent:
             return None
         return self.players[game.turn]
 
-    def _drop(self, side: str, error: DvonnError) -> None:
+    def _drop(self, side: str, error: DvonnError, ply: int) -> None:
+        self._dropped_ply[side] = max(self._dropped_ply[side], ply)
         player = self.players[side]
         self.players[side] = None
         if player is not None:
@@ -123,6 +131,18 @@ class Opponent:
                 ctl.explanation.kind != MISMATCH:
             self.expected = None  # the board was put back
         for side in ("w", "b"):
+            if self.players[side] is None and not is_human(self.specs[side]):
+                # dropped: a new game (back to ply 0 after play went on) restarts it
+                self._dropped_ply[side] = max(self._dropped_ply[side], game.ply)
+            if self.players[side] is None and game.ply == 0 and self._dropped_ply[side] > 0:
+                self._dropped_ply[side] = 0
+                try:
+                    self.players[side] = self._make(side)
+                except DvonnError as exc:
+                    self.note = f"{_SIDE[side]}'s computer cannot start ({exc})"
+                else:
+                    self._started[side] = False
+                    self.note = ""
             if self.players[side] is not None:
                 self._sync(side, game)
         key = self._key(game)
@@ -140,7 +160,7 @@ class Opponent:
         try:
             move = player.choose(game.copy())
         except DvonnError as exc:
-            self._drop(side, exc)
+            self._drop(side, exc, game.ply)
             return
         self.pending = move
         self._pending_at = key
@@ -167,12 +187,13 @@ class Opponent:
         told = self._told[side]
         if not self._started[side] or moves[:len(told)] != told:
             if game.ply != 0:
-                self._drop(side, PlayerError("it cannot follow a take-back or a resumed game"))
+                self._drop(side, PlayerError("it cannot follow a take-back or a resumed game"),
+                           game.ply)
                 return
             try:
                 player.new_game(side)
             except DvonnError as exc:
-                self._drop(side, exc)
+                self._drop(side, exc, game.ply)
                 return
             self._started[side] = True
             self._told[side] = told = []
@@ -188,7 +209,7 @@ class Opponent:
                     player.choose(before)
                 told.append(move)
         except DvonnError as exc:
-            self._drop(side, exc)
+            self._drop(side, exc, game.ply)
 
     def refuse(self, ctl: TableController, moves: list[Move], back: int) -> bool:
         """Before a commit of ``moves`` (after taking ``back`` actions back): True when a

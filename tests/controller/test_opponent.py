@@ -147,6 +147,11 @@ def test_an_external_program_that_cannot_follow_a_take_back_is_dropped() -> None
         opp.update(ctl)
         assert opp.players["w"] is None
         assert "White plays by hand" in opp.message(ctl)
+        # A new game restarts the program.
+        fresh = table(Game())
+        opp.update(fresh)
+        assert isinstance(opp.players["w"], ExternalPlayer) and opp.note == ""
+        assert opp.pending is not None and opp.pending.is_placement
     finally:
         opp.close()
 
