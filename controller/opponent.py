@@ -273,12 +273,9 @@ class Opponent:
                 blink |= 1 << cut.cell
         if move is None or move.target is None:
             return roles, blink
-        if move.source is None:
-            roles[move.target] = "suggest"
-        elif lifted is None or lifted == move.source:
-            if lifted is None:
-                roles[move.source] = "suggest"
-            roles[move.target] = "suggest"
+        roles[move.target] = "suggest"
+        if move.source is not None and lifted != move.source:
+            roles[move.source] = "suggest"  # (a wrong stack in the hand: still show the right one)
         return roles, blink
 
     def message(self, ctl: TableController) -> str:

@@ -212,3 +212,16 @@ def test_an_external_program_plays_a_whole_table_game_with_passes() -> None:
         if passes:
             return
     pytest.fail("no game in which the program had to pass")
+
+
+def test_lifting_another_stack_still_shows_the_computers_action() -> None:
+    game = Game.from_moves(
+        "G2 E3 A3 J3 H3 H2 D4 I4 K3 G3 C1 B2 C5 I1 J2 G4 D2 D1 G1 C4 E2 A1 I5 H1 B3 F1 D3 K5 "
+        "E1 E5 F3 B1 J4 F2 J5 K4 F5 I3 I2 C3 D5 H4 G5 H5 F4 C2 E4 A2 B4".split())
+    opp = Opponent("ai:2", "human", seed=1)
+    ctl = table(game)
+    opp.update(ctl)
+    move = opp.pending
+    assert move is not None and move.source is not None and move.target is not None
+    other = next(m.source for m in game.legal_moves() if m.source != move.source)
+    assert opp.roles(ctl, other)[0] == {move.source: "suggest", move.target: "suggest"}
