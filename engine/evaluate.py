@@ -153,6 +153,13 @@ def placing_value(game: Game) -> int:
 
 def moving_value(game: Game) -> int:
     """Moving phase: stacks, mobility, attacks, cut-off threats, material (centipieces)."""
+    return moving_value_and_over(game)[0]
+
+
+def moving_value_and_over(game: Game) -> tuple[int, bool]:
+    """moving_value() and whether the game is over (no stack can move: the loop sees that
+    for free, which spares the search a move generation at every leaf)."""
+    over = True
     occ = game._occ
     white = game._white
     black = game._black
@@ -183,6 +190,7 @@ def moving_value(game: Game) -> int:
         if h <= tall and (links != nm or not interior[c]):
             reach = tmasks[c * 11 + h] & occ
             if reach:
+                over = False
                 # Landing cells weighted like the field values (64 base, more near life),
                 # landing on a DVONN stack and on an enemy stack weigh extra.
                 v += (w_reach * reach.bit_count() + w_life * (reach & red).bit_count()
@@ -205,4 +213,4 @@ def moving_value(game: Game) -> int:
     else:
         raw_material = 0
     value = (raw * POSITION) // SCALE + raw_material
-    return value if game.turn == "w" else -value
+    return (value if game.turn == "w" else -value), over

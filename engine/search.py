@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.evaluate import WIN, evaluate, terminal_value
+from engine.evaluate import WIN, evaluate, moving_value_and_over, terminal_value
 from engine.game import PLACEMENTS, Game
 from engine.geometry import NUM_CELLS
 from engine.move import PASS, Move
@@ -296,9 +296,12 @@ class Searcher:
     def _leaf(self, game: Game) -> int:
         value = evaluate(game)
         if self.noise:
-            h = (game.zobrist ^ self._salt) * 0x9E3779B97F4A7C15 & 0xFFFFFFFFFFFF
-            value += h % (2 * self.noise + 1) - self.noise
+            value += self._noise(game)
         return value
+
+    def _noise(self, game: Game) -> int:
+        h = (game.zobrist ^ self._salt) * 0x9E3779B97F4A7C15 & 0xFFFFFFFFFFFF
+        return h % (2 * self.noise + 1) - self.noise
 
     def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
@@ -309,8 +312,12 @@ class Searcher:
             leaf_key = game.zobrist
             value = self.evals.get(leaf_key)
             if value is None:
-                if game._ply >= PLACEMENTS and game.is_over():
-                    value = terminal_value(game)
+                if game._ply >= PLACEMENTS:
+                    value, over = moving_value_and_over(game)
+                    if over:
+                        value = terminal_value(game)
+                    elif self.noise:
+                        value += self._noise(game)
                 else:
                     value = self._leaf(game)
                 self.evals[leaf_key] = value
