@@ -196,7 +196,6 @@ class Journal:
         if readonly:
             self._conn = self._open_readonly()
             return
-        self._refuse_foreign_file()
         self._make_folder()
         try:
             if writer:
@@ -213,20 +212,10 @@ class Journal:
             raise
         self._conn = conn
 
-    def _refuse_foreign_file(self) -> None:
-        """A file that is not SQLite at all is refused before anything is created beside it."""
-        try:
-            with open(self.path, "rb") as f:
-                head = f.read(16)
-        except FileNotFoundError:
-            return
-        except OSError as exc:
-            raise JournalError(f"journal {self.path} cannot be read: "
-                               f"{why_not_readable(self.path) or os_problem(exc)}") from exc
-        if head and head != b"SQLite format 3\x00":
-            raise JournalError(f"journal {self.path} is not a SQLite database (it starts "
-                               f"with {head[:8]!r}); if it is a damaged journal, move it away "
-                               "and start again")
+    # Never open the database file itself with another descriptor (to peek at its header,
+    # say): closing any descriptor of a file drops every POSIX lock this process holds on
+    # it, SQLite's included, and another process may then checkpoint and delete the -wal
+    # under this one's connections.
 
     def _make_folder(self) -> None:
         folder = self.path.parent

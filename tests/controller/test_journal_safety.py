@@ -78,6 +78,32 @@ def test_the_lock_dies_with_a_killed_holder(tmp_path: Path) -> None:
     assert not (tmp_path / "games.sqlite3.lock").exists()  # a clean release removes it
 
 
+def test_a_second_opener_in_the_writer_process_keeps_sqlite_locks(tmp_path: Path) -> None:
+    """demo holds the writer Journal while its game loop opens another on the same file.
+    Opening the database file with any other descriptor and closing it would drop SQLite's
+    POSIX locks of the whole process: an outside reader then believed itself the last
+    connection, checkpointed and deleted the -wal under the writers (seen as a game that
+    stayed empty until the demo ended)."""
+    path = tmp_path / "games.sqlite3"
+    code = ("import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+            "print(c.execute('SELECT COUNT(*) FROM actions').fetchone()[0]); c.close()")
+
+    def outside_count() -> int:
+        done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                              text=True, check=True)
+        return int(done.stdout)
+
+    with Journal(path, writer=True), Journal(path) as loop:
+        gid = loop.new_game()
+        loop.append(gid, "A1")
+        assert outside_count() == 1
+        loop.append(gid, "B1")
+        assert outside_count() == 2
+        assert (tmp_path / "games.sqlite3-wal").exists()
+    with Journal(path, readonly=True) as j:
+        assert j.actions(gid) == ["A1", "B1"]
+
+
 def test_readers_need_no_lock(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
     with Journal(path, writer=True) as w:
