@@ -80,11 +80,15 @@ def test_a_damaged_journal_is_set_aside_and_the_demo_starts(
         world: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """'database disk image is malformed' used to stop the table for good."""
     path = world / "games.sqlite3"
-    with Journal(path) as j:
+    Journal(path).close()
+    conn = sqlite3.connect(path)
+    with conn:
         for g in range(40):
-            gid = j.new_game(white=f"w{g}")
-            for cell in ("A1", "B1", "C1", "D1", "E1", "F1") * 1:
-                j.append(gid, cell)
+            gid = conn.execute("INSERT INTO games (white, black, source, started) VALUES "
+                               "(?, 'b', 'test', '2026-01-01')", (f"w{g}",)).lastrowid
+            conn.executemany("INSERT INTO actions VALUES (?, ?, ?, '2026-01-01')",
+                             [(gid, i, c) for i, c in enumerate(("A1", "B1", "C1", "D1"))])
+    conn.close()
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()

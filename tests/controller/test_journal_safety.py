@@ -31,11 +31,19 @@ def tree(folder: Path) -> dict[str, bytes]:
 
 
 def fill(path: Path, games: int, actions: int = 20) -> None:
-    with Journal(path) as j:
+    """``games`` games of ``actions`` placements (A1, B1, ...), written in one transaction
+    (a commit per action, as play does, is slow on a busy disk)."""
+    Journal(path).close()
+    conn = sqlite3.connect(path)
+    with conn:
         for g in range(games):
-            gid = j.new_game(white=f"white{g}", black=f"black{g}")
-            for i in range(actions):
-                j.append(gid, CELL_NAMES[i])
+            gid = conn.execute("INSERT INTO games (white, black, source, started) VALUES "
+                               "(?, ?, 'test', '2026-01-01T00:00:00+00:00')",
+                               (f"white{g}", f"black{g}")).lastrowid
+            conn.executemany("INSERT INTO actions (game_id, idx, action, at) VALUES "
+                             "(?, ?, ?, '2026-01-01T00:00:00+00:00')",
+                             [(gid, i, CELL_NAMES[i]) for i in range(actions)])
+    conn.close()
 
 
 # -- one writer --------------------------------------------------------------------------------
