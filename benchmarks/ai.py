@@ -26,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from controller.cli.ai import run_match  # noqa: E402
+from controller.players import PlayerError  # noqa: E402
 from engine.ai import LEVELS  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.search import Limits, Searcher  # noqa: E402
@@ -97,8 +98,11 @@ def bench_primadvonna(binary: str, games: int, odds: Sequence[float], seed: int,
         # Each side gets its own time limit: ours by --game-time, PrimaDvonna's --time.
         a = f"cmd:{engine} --game-time {ours:g} --seed {{seed}} --quiet"
         b = f"cmd:{shlex.quote(binary)} --time={game_time:g} --seed={{seed}}"
-        run_match(a, b, games=games, game_time=max(ours, game_time), seed=seed,
-                  out=sys.stdout)
+        try:
+            run_match(a, b, games=games, game_time=max(ours, game_time), seed=seed,
+                      out=sys.stdout)
+        except PlayerError as exc:  # e.g. PrimaDvonna overrunning a tiny budget: say so, go on
+            print(f"aborted: {exc}", flush=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
