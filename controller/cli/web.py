@@ -82,7 +82,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     if args.journal:
         from controller.journal import Journal
 
-        journal = Journal(Path(args.journal))
+        journal = Journal(Path(args.journal), writer=True)  # one writer per journal
     try:
         opts = VirtualOptions(address=args.address, agents=agents, players=(names[0], names[1]),
                               auto_remove=not args.manual_remove, share_hints=args.share_hints,

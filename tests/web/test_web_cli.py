@@ -115,3 +115,16 @@ def test_a_virtual_game_in_a_journal_resumes_where_it_stopped(tmp_path: Path) ->
                 proc.kill()
                 proc.wait()
     assert played == ["C3", "D3", "E3"]
+
+
+def test_a_journal_held_by_another_table_is_refused(tmp_path: Path) -> None:
+    """One writer per journal: the virtual table refuses a journal a demo or play holds."""
+    from controller.journal import Journal
+
+    journal = tmp_path / "games.sqlite3"
+    with Journal(journal, writer=True):
+        r = subprocess.run(_cli("web", "127.0.0.1:0", "--journal", str(journal)), cwd=ROOT,
+                           capture_output=True, text=True, env=_env(), timeout=60)
+    assert r.returncode == 2 and r.stdout == ""
+    (line,) = r.stderr.splitlines()
+    assert str(journal) in line and f"process {os.getpid()}" in line
