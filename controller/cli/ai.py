@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.cli.numbers import seconds
 from engine.ai import MAX_LEVEL, Engine
 from engine.errors import DvonnError, InvalidMoveError
 from engine.game import Game
@@ -27,9 +28,9 @@ from engine.search import score_pieces
 def register(sub: Any) -> None:
     """Add engine and match."""
     p = sub.add_parser("engine", help="the built-in engine over the CodeCup protocol (stdin/out)")
-    p.add_argument("--game-time", type=_seconds, default=None,
+    p.add_argument("--game-time", type=seconds(above=True), default=None,
                    help="seconds of thinking for the whole game (CodeCup: 5)")
-    p.add_argument("--move-time", type=_seconds, default=None,
+    p.add_argument("--move-time", type=seconds(above=True), default=None,
                    help="at most this many seconds a move")
     p.add_argument("--level", type=int, default=MAX_LEVEL,
                    help=f"1 (beginner) .. {MAX_LEVEL} (full strength, the default)")
@@ -41,23 +42,13 @@ def register(sub: Any) -> None:
     p.add_argument("a", metavar="A", help="ai[:LEVEL], greedy, random or 'cmd:PROGRAM ARGS'")
     p.add_argument("b", metavar="B", help="the other player, same forms")
     p.add_argument("--games", type=int, default=2, help="games (colours alternate; default 2)")
-    p.add_argument("--game-time", type=_seconds, default=None,
+    p.add_argument("--game-time", type=seconds(above=True), default=None,
                    help="each player's thinking seconds per game")
-    p.add_argument("--move-time", type=_seconds, default=None,
+    p.add_argument("--move-time", type=seconds(above=True), default=None,
                    help="the built-in engine's seconds per move")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game")
     p.add_argument("--save", metavar="DIR", help="write each game as a Little Golem record")
     p.set_defaults(func=cmd_match)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"{text!r}: seconds must be > 0")
-    return value
 
 
 # ----------------------------------------------------------------------- engine

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.cli.numbers import seconds
 from controller.config import default_config_path, load_config
 from engine.errors import ConfigError
 from engine.geometry import CELL_NAMES, NUM_CELLS
@@ -34,16 +35,6 @@ def load_leds_section(path: Path | None) -> Mapping[str, Any]:
     return load_config(path).leds
 
 
-def _delay(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= value <= 60:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be 0..60 seconds")
-    return value
-
-
 def register(subparsers: Any) -> None:
     """Add ``leds test`` to the dvonn-board command."""
     leds = subparsers.add_parser("leds", help="LED strip tools (wiring test)")
@@ -58,7 +49,7 @@ def register(subparsers: Any) -> None:
                       help=f"config file (default {default_config_path()} if it exists)")
     test.add_argument("--backend", choices=BACKENDS,
                       help="LED backend (overrides $DVONN_LEDS and the config)")
-    test.add_argument("--delay", type=_delay, default=DEFAULT_DELAY, metavar="SECONDS",
+    test.add_argument("--delay", type=seconds(0, 60), default=DEFAULT_DELAY, metavar="SECONDS",
                       help=f"time each step stays lit (default {DEFAULT_DELAY})")
     test.add_argument("--fast", action="store_true", help="no delay between steps")
     test.set_defaults(func=_cmd_test)

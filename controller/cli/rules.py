@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.cli.numbers import seconds
 from engine.diagram import diagram
 from engine.errors import IllegalMoveError, InvalidMoveError, RecordError
 from engine.game import Game
@@ -26,16 +27,6 @@ ESTIMATE_FROM_DEPTH = 4
 PROGRESS_AFTER, PROGRESS_EVERY = 2.0, 30.0
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: must be 0 or more seconds")
-    return value
-
-
 def register(sub: Any) -> None:
     p = sub.add_parser("moves", help="list the legal actions after some actions")
     p.add_argument("--each-ply", action="store_true",
@@ -47,7 +38,7 @@ def register(sub: Any) -> None:
     p.add_argument("depth", type=int)
     p.add_argument("actions", nargs="*", metavar="MOVE")
     p.add_argument("--divide", action="store_true", help="one count per first action")
-    p.add_argument("--max-time", type=_seconds, default=DEFAULT_MAX_TIME, metavar="SECONDS",
+    p.add_argument("--max-time", type=seconds(), default=DEFAULT_MAX_TIME, metavar="SECONDS",
                    help="refuse a depth estimated to take longer (default "
                         f"{DEFAULT_MAX_TIME:g}; 0 = no limit)")
     p.set_defaults(func=cmd_perft)

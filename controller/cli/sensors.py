@@ -7,6 +7,7 @@ import sys
 import time
 from typing import Any
 
+from controller.cli.numbers import seconds, whole
 from engine.geometry import CELL_NAMES
 from hardware.clock import SystemClock
 from hardware.events import SnapshotEvent, StatusEvent
@@ -18,37 +19,17 @@ TOLERANCE = 6000  # the firmware's calibration limits (firmware/scanner.py)
 MAX_SPREAD = 1500
 
 
-def _samples(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 1 <= value <= 255:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be 1..255")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value >= 0:  # also refuses NaN, which would wait for ever
-        raise argparse.ArgumentTypeError(f"{text!r}: must be >= 0 seconds")
-    return value
-
-
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("sensors", help="the hall-sensor board: calibrate, watch")
     sub = parser.add_subparsers(dest="sensors_command", metavar="ACTION", required=True)
     cal = sub.add_parser("calibrate", help="re-measure every sensor on an EMPTY table")
     cal.add_argument("--port", help="serial device (default: find the Pico by USB id)")
-    cal.add_argument("--timeout", type=_seconds, default=5.0, help="seconds to wait (default 5)")
-    cal.add_argument("--samples", type=_samples, default=32, help="scans to average (1..255)")
+    cal.add_argument("--timeout", type=seconds(), default=5.0, help="seconds to wait (default 5)")
+    cal.add_argument("--samples", type=whole(1, 255), default=32, help="scans to average (1..255)")
     cal.set_defaults(func=cmd_calibrate)
     watch = sub.add_parser("watch", help="print snapshots as they change")
     watch.add_argument("--port", help="serial device (default: find the Pico by USB id)")
-    watch.add_argument("--seconds", type=_seconds, default=0.0,
+    watch.add_argument("--seconds", type=seconds(), default=0.0,
                        help="stop after this long (default: until Ctrl-C)")
     watch.set_defaults(func=cmd_watch)
 

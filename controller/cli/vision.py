@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from controller.cli.numbers import whole
 from engine.errors import DvonnError
 from engine.geometry import NUM_CELLS
 
@@ -36,20 +37,6 @@ def parse_heights_text(text: str) -> list[int]:
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 #: A view with this many cells reading as a piece is not a view of the empty board.
 MAX_PIECES_ON_EMPTY = 2
-
-
-def _count(low: int, high: int) -> Any:
-    """An argparse type: a whole number within low..high."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text!r}: must be {low}..{high}")
-        return value
-
-    return parse
 
 
 def _load_image(path: str) -> Any:
@@ -223,11 +210,11 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_sheet)
 
     p = sub.add_parser("render", help="write a synthetic camera frame of a random position")
-    p.add_argument("--seed", type=_count(0, 2**63 - 1), default=0)
+    p.add_argument("--seed", type=whole(0, 2**63 - 1), default=0)
     p.add_argument("--out", required=True, metavar="FILE.png")
-    p.add_argument("--moves", type=_count(0, 48), default=None,
+    p.add_argument("--moves", type=whole(0, 48), default=None,
                    help="random stacking moves (0..48)")
-    p.add_argument("--hands", type=_count(0, 10), default=0)
+    p.add_argument("--hands", type=whole(0, 10), default=0)
     p.add_argument("--wide", action="store_true",
                    help="any table: board materials and prints, marker cards, lamps, sleeves")
     p.set_defaults(func=cmd_render)

@@ -182,7 +182,7 @@ def test_match_cli_rejects_bad_players(capsys: pytest.CaptureFixture[str]) -> No
     assert "player 'chess' is not one of" in capsys.readouterr().err
     assert main(["match", "ai", "random", "--games", "0"]) == 2
     assert main(["match", "ai", "random", "--game-time", "-1"]) == 2
-    assert "seconds must be > 0" in capsys.readouterr().err
+    assert "must be more than 0 seconds" in capsys.readouterr().err
 
 
 def test_engine_cli_help_and_level_check(capsys: pytest.CaptureFixture[str]) -> None:

@@ -51,7 +51,7 @@ def test_no_board_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(("args", "words"), [
     (["--samples", "0"], "--samples: '0': must be 1..255"),
     (["--samples", "many"], "'many' is not a whole number"),
-    (["--timeout", "nan"], "--timeout: 'nan': must be >= 0 seconds"),
+    (["--timeout", "nan"], "--timeout: 'nan': must be 0 or more seconds"),
 ])
 def test_bad_calibrate_options_are_refused_before_the_port_is_opened(
         args: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
