@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
@@ -84,18 +85,44 @@ def _finite(t: float) -> bool:
         return False
 
 
-def read_log(path: str | Path) -> list[LogEvent]:
+def read_log(path: str | Path, warn: Callable[[str], object] | None = None) -> list[LogEvent]:
     """Every event of a log file, checked (times non-decreasing); SensorLogError when bad or
-    when it holds no event at all (an empty file is the wrong file, not an empty session)."""
+    when it holds no event at all (an empty file is the wrong file, not an empty session).
+
+    A last line without its newline that does not parse is a recording cut by a power cut:
+    the events before it are kept and ``warn`` (default: stderr) gets one line naming it. A
+    bad line anywhere else stays an error.
+    """
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = p.read_bytes()
+    except OSError as exc:
         raise SensorLogError(f"{p}: cannot read the sensor log: {exc}") from None
-    events = parse_lines(text.splitlines(), str(p))
+    lines = data.split(b"\n")
+    tail = lines.pop() if lines else b""  # after the last newline: a line cut short, if any
+    try:
+        text = [line.decode("utf-8") for line in lines]
+    except UnicodeDecodeError as exc:
+        raise SensorLogError(f"{p}: cannot read the sensor log: {exc}") from None
+    events = parse_lines(text, str(p))
+    if tail.strip():
+        number = len(lines) + 1
+        try:
+            last = parse_line(tail.decode("utf-8"), f"{p} line {number}")
+        except (UnicodeDecodeError, SensorLogError):
+            (warn or _stderr)(f"{p}: log ends in a partial line at line {number} (ignored)")
+        else:
+            if events and last.t < events[-1].t:
+                raise SensorLogError(f"{p} line {number}: t {last.t} is before the previous "
+                                     f"line's t {events[-1].t}")
+            events.append(last)
     if not events:
         raise SensorLogError(f"{p}: the sensor log holds no events")
     return events
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr)
 
 
 def parse_lines(lines: Iterable[str], name: str = "log") -> list[LogEvent]:

@@ -84,3 +84,55 @@ def test_recorder_writes_relative_times_and_skips_repeats(tmp_path: Path) -> Non
 def test_log_colours() -> None:
     assert not log_colours([SnapshotEvent(0, "x" + E[1:]), SnapshotEvent(1, "?" + E[1:])])
     assert log_colours([SnapshotEvent(0, "r" + E[1:])])
+
+
+def test_log_cut_in_its_last_line_replays_what_it_has(tmp_path: Path) -> None:
+    """A power cut while recording leaves a last line without its newline: keep the events
+    before it and say so on one line naming the line."""
+    path = tmp_path / "cut.jsonl"
+    path.write_text(f'{{"t": 0, "cells": "{E}"}}\n{{"t": 0.5, "button": "new"}}\n'
+                    f'{{"t": 1.0, "cells": "{E[:20]}')
+    notes: list[str] = []
+    events = read_log(path, warn=notes.append)
+    assert [type(e) for e in events] == [SnapshotEvent, ButtonEvent]
+    assert notes == [f"{path}: log ends in a partial line at line 3 (ignored)"]
+
+
+def test_partial_last_line_is_noted_on_stderr(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(f'{{"t": 0, "cells": "{E}"}}\n{{"t": 0.'.encode())
+    assert len(read_log(path)) == 1
+    assert "log ends in a partial line at line 2" in capsys.readouterr().err
+
+
+def test_complete_last_line_without_newline_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "nonl.jsonl"
+    path.write_text(f'{{"t": 0, "cells": "{E}"}}\n{{"t": 1, "button": "confirm"}}')
+    notes: list[str] = []
+    assert len(read_log(path, warn=notes.append)) == 2 and not notes
+
+
+@pytest.mark.parametrize("text", [
+    f'{{"t": 0, "cells": "{E}"}}\n{{"t": 0.5, "cel\n{{"t": 1, "cells": "{E}"}}\n',  # middle
+    f'{{"t": 0, "cells": "{E}"}}\n{{"t": 0.5, "cel\n',  # bad last line that has its newline
+])
+def test_bad_line_with_its_newline_stays_an_error(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(text)
+    with pytest.raises(SensorLogError, match="bad.jsonl line 2: bad JSON"):
+        read_log(path)
+
+
+def test_replay_sensors_cli_replays_a_cut_log(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = tmp_path / "cut.jsonl"
+    path.write_text(f'{{"t": 0, "cells": "{E}"}}\n{{"t": 1, "cells": "x{E[1:]}"}}\n'
+                    f'{{"t": 2, "cel')
+    run = subprocess.run([sys.executable, "-m", "controller.cli", "replay-sensors", str(path)],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "partial line at line 3" in run.stderr
+    assert run.stdout.split() == ["A1"]
