@@ -51,6 +51,8 @@ class Thresholds:
     spread: float = 0.12  # typical deviation of a cell's samples (white = 1): mixed
     separable: float = 6.0  # a piece colour this far from the empty cells can be told apart
     flat: float = 0.05  # typical deviation of a newly placed piece's top (white = 1)
+    rim: float = 0.06  # contrast across a top's outline below which no disc shows there
+    rim_dark: float = 0.03  # the same for a black top (steps between dark surfaces)
     disturbed: float = 0.5  # share of a cell's visible surroundings covered by something foreign
     board_chroma: float = 0.09  # chroma distance from the board (floor) for "foreign"
     board_light: float = 1.0  # log brightness distance from the board for "foreign"
@@ -73,6 +75,9 @@ class CellSamples:
     #: the controller expects covers its base; a lifted one leaves it showing the empty cell.
     base: np.ndarray | None = None
     base_valid: np.ndarray | None = None
+    #: (49,) contrast across each top face's outline (white = 1): a disc has an edge there,
+    #: a hand or a sleeve over the cell has none, whatever its colour.
+    rim: np.ndarray | None = None
 
 
 def features(bgr: np.ndarray) -> np.ndarray:
@@ -315,6 +320,9 @@ class ColourModel:
         wsel = white_like & (m.saturated <= th.saturated)
         whites_clip = bool((wsel.sum() >= 2 and np.median(m.peak[wsel]) >= 225)
                            or (white_like & (m.saturated > th.saturated)).sum() >= 4)
+        # A black top's edges are steps between dark surfaces: smaller in white units.
+        rim = np.full(NUM_CELLS, np.inf) if s.rim is None else s.rim
+        has_rim = {k: rim >= (th.rim_dark if k == "b" else th.rim) for k in PIECES}
         labels: list[str] = []
         conf: list[float] = []
         reasons: list[str] = []
@@ -348,12 +356,15 @@ class ColourModel:
                 elif (base_de[c] <= 0.25 * th.empty and base_dp[c] > base_de[c] + th.margin
                       and de[c] > th.empty):
                     why = "base of the expected stack is bare"
+                elif not has_rim[k][c]:
+                    why = "no disc edge: something lies over it"
                 else:
                     label = k
             else:
                 # A piece is a flat, evenly lit top: a glare spot or a shadow edge is not.
                 # ... and its colour must be one the empty board cannot take in this frame.
-                clearly = (piece_ok and best + th.clearly <= de[c] and m.saturated[c] < 0.05
+                clearly = (piece_ok and has_rim[k][c] and best + th.clearly <= de[c]
+                           and m.saturated[c] < 0.05
                            and m.spread[c] <= th.flat and empty_c is not None
                            and _dist(means[k], empty_c[c], empty_s) >= th.separable)
                 if de[c] <= th.empty and not clearly:

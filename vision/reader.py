@@ -31,6 +31,9 @@ _PATTERN = np.array([(0.0, 0.0)]
                        for a in np.radians(np.arange(30, 360, 60))]
                     + [(0.52 * math.cos(a), 0.52 * math.sin(a))
                        for a in np.radians(np.arange(15, 360, 30))])
+#: Radial profiles across a top face's outline: 12 directions, radii in disc radii.
+_RIM_ANGLES = np.radians(np.arange(0, 360, 30))
+_RIM_RADII = np.array([0.6, 0.8, 0.92, 1.04, 1.16, 1.35])
 #: Board points derived from a geometry (marker whites, points between the cells), by repr.
 _POINTS: dict[str, tuple[tuple[np.ndarray, dict[int, list[int]]],
                          tuple[np.ndarray, list[list[int]]]]] = {}
@@ -162,7 +165,8 @@ class BoardReader:
         kb = 7  # the centre and the inner ring
         base_pts = np.repeat(np.column_stack([self._centres, np.zeros(NUM_CELLS)]), kb, axis=0)
         base_pts[:, :2] += np.tile(0.6 * self._cell_offsets[:kb], (NUM_CELLS, 1))
-        allpts = np.vstack([tops, cell_pts, inter_pts, white_pts, base_pts])
+        rim_pts = self._rim_points(heights)
+        allpts = np.vstack([tops, cell_pts, inter_pts, white_pts, base_pts, rim_pts])
         uv = self._project(pose, allpts)
         h, w = frame.shape[:2]
         u = np.rint(uv[:, 0]).astype(np.int64)
@@ -172,12 +176,13 @@ class BoardReader:
         n0, n1 = NUM_CELLS, NUM_CELLS + len(cell_pts)
         n2 = n1 + len(inter_pts)
         n3 = n2 + len(white_pts)
+        n4 = len(allpts) - len(rim_pts)
         hidden = np.zeros(len(allpts), bool)
         if heights is not None:
             # Lines of sight through other stacks: the tops' and bases' samples, and the
             # centre of each point between the cells (standing for its five samples; there
             # stacks count a little wider, as they may stand off-centre).
-            check = np.r_[n0:n1, n3:len(allpts)]
+            check = np.r_[n0:n1, n3:n4]
             owner = np.concatenate([np.repeat(np.arange(NUM_CELLS), k),
                                     np.repeat(np.arange(NUM_CELLS), kb)])
             camera = pose.camera_centre()
@@ -197,11 +202,27 @@ class BoardReader:
         inter_ok = ok[n1:n2].reshape(-1, m).all(axis=1)
         inter_col = np.where(inter_ok[:, None], np.median(inter, axis=1), np.nan)
         inter_white = _plane(self._inter, coef)
-        base = vals[n3:].reshape(NUM_CELLS, kb, 3)
-        base_valid = ok[n3:].reshape(NUM_CELLS, kb)
+        base = vals[n3:n4].reshape(NUM_CELLS, kb, 3)
+        base_valid = ok[n3:n4].reshape(NUM_CELLS, kb)
         known = None if heights is None else np.asarray(heights)
+        rim = _rim_contrast(vals[n4:], white)
         return (CellSamples(cells, valid, white, inter_col, inter_white, self._inter_of, known,
-                            base, base_valid), uv[:NUM_CELLS])
+                            base, base_valid, rim), uv[:NUM_CELLS])
+
+    def _rim_points(self, heights: Sequence[int] | None) -> np.ndarray:
+        """Radial profiles across each top face's outline (at the expected top height; a
+        piece's height where the position says empty): a disc shows an edge there (its rim,
+        side wall, shadow), a hand or a sleeve lying over the cell shows none."""
+        z = (np.ones(NUM_CELLS) if heights is None
+             else np.maximum(np.asarray(heights, float), 1.0)) * self.geometry.thickness_mm
+        r = self.geometry.disc_radius_mm
+        dx = np.cos(_RIM_ANGLES)[:, None] * _RIM_RADII[None, :] * r
+        dy = np.sin(_RIM_ANGLES)[:, None] * _RIM_RADII[None, :] * r
+        pts = np.empty((NUM_CELLS, len(_RIM_ANGLES), len(_RIM_RADII), 3))
+        pts[..., 0] = self._centres[:, 0, None, None] + dx[None]
+        pts[..., 1] = self._centres[:, 1, None, None] + dy[None]
+        pts[..., 2] = z[:, None, None]
+        return pts.reshape(-1, 3)
 
     def _white(self, vals: np.ndarray, ok: np.ndarray, pose: Pose) -> np.ndarray:
         """The markers' white (their white modules and quiet zones) as a plane over the board,
@@ -326,6 +347,18 @@ def _interstices(g: BoardGeometry) -> tuple[np.ndarray, list[list[int]]]:
         for i in mine:
             shared[i] = shared.get(i, 0) + 1
     return np.array(pts), [[i if shared[i] >= 2 else -1 for i in mine] for mine in of]
+
+
+def _rim_contrast(vals: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """(49,) median over the radial profiles of each profile's strongest step (white = 1)."""
+    prof = vals.reshape(NUM_CELLS, len(_RIM_ANGLES), len(_RIM_RADII), 3)
+    prof = prof / np.maximum(white, 8.0)[:, None, None, :]
+    step = np.abs(np.diff(prof, axis=2)).max(axis=3).max(axis=2)
+    half = len(_RIM_ANGLES) // 2
+    # A disc's outline closes around the cell: edges on opposite sides. A hand's or a
+    # sleeve's own edge (or its shading) runs past one side only.
+    both = np.minimum(step[:, :half], step[:, half:])
+    return np.asarray(np.median(both, axis=1))
 
 
 def _plane(pts: np.ndarray, coef: np.ndarray) -> np.ndarray:

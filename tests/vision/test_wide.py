@@ -57,3 +57,22 @@ def test_the_widened_renderer_varies_what_a_table_varies() -> None:
     assert kinds >= {"sheet", "paper", "card", "wood", "laminate", "felt"}
     assert min(lamps) < 3300 and max(lamps) > 5800
     assert len(set(whites)) >= 25
+
+
+@pytest.mark.parametrize(("seed", "like"), [(25, "w"), (24, "b"), (31, "board"), (38, "w")])
+def test_a_hand_the_colour_of_a_piece_or_the_board_gets_no_colour(seed: int, like: str) -> None:
+    """Colour alone cannot tell a white glove from a white top: no disc edge, no colour."""
+    rng = np.random.default_rng(7000 + seed)
+    stacks = random_position(rng)
+    scene = random_scene(rng, stacks, hands=1, size=SIZE, wide=True)
+    assert scene.pieces is not None
+    colour = (scene.pieces[like] if like != "board" else tuple(
+        int(v) for v in (scene.material.albedo if scene.material is not None else (200,) * 3)))
+    for hand in scene.hands:
+        hand.skin = colour  # type: ignore[assignment]
+        hand.sleeve = colour  # type: ignore[assignment]
+    frame, truth = render(scene)
+    got = BoardReader().read(frame, heights_of(stacks)).snapshot
+    covered = [i for i, w in enumerate(truth.expected) if w == "?"]
+    assert covered, "the hand must cover some cells"
+    assert not [i for i in covered if got[i] in "wbr"], (like, got, truth.expected)
