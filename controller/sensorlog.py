@@ -107,11 +107,14 @@ def read_log(path: str | Path, warn: Callable[[str], object] | None = None) -> l
     events = parse_lines(text, str(p))
     if tail.strip():
         number = len(lines) + 1
-        try:
-            last = parse_line(tail.decode("utf-8"), f"{p} line {number}")
-        except (UnicodeDecodeError, SensorLogError):
-            (warn or _stderr)(f"{p}: log ends in a partial line at line {number} (ignored)")
+        where = f"{p} line {number}"
+        if not events or _is_whole_json(tail):
+            # complete JSON, or nothing before it to keep: its fault is the error to report
+            last = parse_line(tail.decode("utf-8", "replace"), where)
         else:
+            last = None
+            (warn or _stderr)(f"{p}: log ends in a partial line at line {number} (ignored)")
+        if last is not None:
             if events and last.t < events[-1].t:
                 raise SensorLogError(f"{p} line {number}: t {last.t} is before the previous "
                                      f"line's t {events[-1].t}")
@@ -119,6 +122,15 @@ def read_log(path: str | Path, warn: Callable[[str], object] | None = None) -> l
     if not events:
         raise SensorLogError(f"{p}: the sensor log holds no events")
     return events
+
+
+def _is_whole_json(line: bytes) -> bool:
+    """Whether a line is complete JSON (so a fault in it is not a recording cut short)."""
+    try:
+        json.loads(line)
+    except ValueError:
+        return False
+    return True
 
 
 def _stderr(message: str) -> None:
