@@ -80,7 +80,6 @@ class Result:
     nodes: int = 0
     truncated: bool = False
     seconds: float = 0.0
-    out_of_time: bool = False  # cut by the clock (not the node bound): another try may finish
 
 
 class _Reading:
@@ -109,8 +108,7 @@ def _popcount(x: int) -> int:
 class _Search:
     def __init__(self, game: Game, removals: Mapping[int, str],
                  history: Sequence[Mapping[int, str]], reading: _Reading, limits: Limits,
-                 hidden: int = 0, first: int | None = None,
-                 deadline: float | None = None) -> None:
+                 hidden: int = 0, first: int | None = None) -> None:
         self.g = game.copy()
         self.first = first
         self.removals = dict(removals)
@@ -121,9 +119,6 @@ class _Search:
         self.nodes = 0
         self.truncated = False
         self.deadline = time.perf_counter() + limits.seconds
-        if deadline is not None:  # the snapshot's budget, shared by all its searches
-            self.deadline = min(self.deadline, deadline)
-        self.out_of_time = False
         self.moves: list[Move] = []
         self.cut: list[tuple[int, str]] = []  # stacks cut off on the way (the record differs)
         self.back = 0
@@ -173,10 +168,9 @@ class _Search:
         if self.truncated:
             return True
         self.nodes += 1
-        if self.nodes > self.limits.nodes:
+        if self.nodes > self.limits.nodes or (
+                self.nodes % 64 == 0 and time.perf_counter() > self.deadline):
             self.truncated = True
-        elif time.perf_counter() > self.deadline:  # a clock read costs ~0.1 % of a node
-            self.truncated = self.out_of_time = True
         return self.truncated
 
     # -- forward ------------------------------------------------------------------------------
@@ -310,7 +304,6 @@ def search(
     hidden: int = 0,
     first: int | None = None,
     extra: int = 0,
-    deadline: float | None = None,
 ) -> Result:
     """Every bounded action sequence from ``game`` whose board agrees with ``snap``.
 
@@ -320,15 +313,12 @@ def search(
     placements. ``hidden``: cells unreadable right now (their last stable reading is in
     ``snap``): a sequence that changes one of them is not certain. ``first``: a stack seen
     lifted before: forward sequences must start with its move (or its lift). ``extra``:
-    also the sequences of up to that many more actions than the fewest that fit.
-    ``deadline``: a ``time.perf_counter()`` time no search may pass (a snapshot's budget
-    shared by its searches), besides ``limits.seconds``. Forward sequences come first;
-    take-backs only when none fits.
+    also the sequences of up to that many more actions than the fewest that fit. Forward
+    sequences come first; take-backs only when none fits.
     """
     limits = limits or Limits()
     start = time.perf_counter()
-    s = _Search(game, removals or {}, history, _Reading(snap, polarity), limits, hidden, first,
-                deadline)
+    s = _Search(game, removals or {}, history, _Reading(snap, polarity), limits, hidden, first)
     found: int | None = None
     best: list[Hypothesis] = []
     for depth in range(1, limits.depth + 1):  # the fewest actions first (decide() keeps those)
@@ -348,7 +338,7 @@ def search(
         if not s.backward(k):
             break
         k += 1
-    return Result(s.out, s.nodes, s.truncated, time.perf_counter() - start, s.out_of_time)
+    return Result(s.out, s.nodes, s.truncated, time.perf_counter() - start)
 
 
 @dataclass(frozen=True)
@@ -428,8 +418,7 @@ def decide(result: Result, *, pick: int | None = None, slack: int = 0) -> Decisi
             sources.add(m.source)
     if pick is not None and (choice >> pick) & 1:
         kept = [h for h in pool if h.moves and h.moves[0].target == pick]
-        return decide(Result(kept, result.nodes, result.truncated, result.seconds,
-                             result.out_of_time))
+        return decide(Result(kept, result.nodes, result.truncated, result.seconds))
     if None in firsts:  # a lifted stack still in the air versus a landing: wait for it
         lifts = [h for h in pool if not h.moves]
         return Decision("lifted", source=lifts[0].lifted, choice=choice, options=tuple(pool))

@@ -72,11 +72,6 @@ class TableController:
         self.polarity: str | None = None  # the hall board's latest per-cell magnet polarity
         self.searches: list[Result] = []  # the last catch-up searches (for benchmarks)
         self.search_count = 0
-        #: perf_counter time by which the current snapshot must be answered (all its searches)
-        self._budget_end: float | None = None
-        #: a snapshot's searches ran out of time: infer again at the next reading
-        self._retry = False
-        self._late = False  # a search of this inference pass ran out of time
         self.caught_up: list[int] = []  # plies committed at once by one catch-up
         self.latencies: list[tuple[float, int]] = []  # stable snapshots that needed a search
         self.colours = colours
@@ -143,7 +138,7 @@ class TableController:
                 self.polarity = polarity
             snap = self.debouncer.feed(event.t, cells)
             hidden = self.debouncer.unreadable
-            if snap is None and (hidden != self._unreadable or turned or self._retry):
+            if snap is None and (hidden != self._unreadable or turned):
                 snap = self.debouncer.stable
             if snap is not None:
                 self._on_stable(event.t, snap)
@@ -201,12 +196,7 @@ class TableController:
         searched = self.search_count
         start = time.perf_counter()
         ply = self.game.ply
-        self._retry = False
-        self._budget_end = start + self.limits.seconds
-        try:
-            self._infer()
-        finally:
-            self._budget_end = None
+        self._infer()
         if self.search_count > searched and len(self.latencies) < 100000:
             # (seconds to answer this snapshot, plies it moved the game by)
             self.latencies.append((time.perf_counter() - start, self.game.ply - ply))
@@ -232,11 +222,8 @@ class TableController:
     def _run(self, snap: str, hidden: int, first: int | None) -> Result:
         result = search(self.game, snap, removals=self.removals, history=self._history,
                         polarity=self.polarity if self.check_polarity else None,
-                        limits=self.limits, hidden=hidden, first=first, extra=self._slack,
-                        deadline=self._budget_end)
+                        limits=self.limits, hidden=hidden, first=first, extra=self._slack)
         self.search_count += 1
-        if result.out_of_time:
-            self._late = True
         if len(self.searches) >= 1000:
             del self.searches[:500]
         self.searches.append(result)
@@ -274,7 +261,6 @@ class TableController:
             raised = e.choice & empty & ~self._choice_empty if e.kind == LIFTED else 0
             self.gesture |= raised
             result = d = None
-            self._late = False
             if raised:
                 masked = "".join("?" if (raised >> c) & 1 else ch for c, ch in enumerate(snap))
                 result = self._search(masked, hidden)
@@ -288,11 +274,8 @@ class TableController:
                 # cells a hand covers now keep their last reading; what they may hide must not
                 # be able to change the decision: no mismatch, and no commit it would dispute
                 covered = "".join("?" if (hidden >> c) & 1 else ch for c, ch in enumerate(snap))
-                r2 = self._search(covered, hidden)
-                d2 = decide(r2, slack=slack)
-                if r2.out_of_time:  # not known yet what a hand may hide: answer next time
-                    d = Decision("wait")
-                elif d.kind == "none" and d2.kind != "none":
+                d2 = decide(self._search(covered, hidden), slack=slack)
+                if d.kind == "none" and d2.kind != "none":
                     d = Decision("wait")
                 elif d.kind == "commit" and (d2.kind, d2.back, d2.moves) != (
                         d.kind, d.back, d.moves):
@@ -304,11 +287,6 @@ class TableController:
                     pick = chosen.bit_length() - 1
                 if pick is not None and (d.choice >> pick) & 1:
                     d = decide(result, pick=pick, slack=slack)
-            if self._late and d.kind in ("none", "wait"):
-                # the snapshot's time ran out before the search finished: no mismatch from a
-                # search cut short; go on at the next reading (each answered within the bound)
-                self._retry = True
-                d = Decision("wait") if d.kind == "none" else d
             if not self._apply(d, diff):
                 return
         raise RuntimeError("inference did not settle")  # pragma: no cover - a bug guard

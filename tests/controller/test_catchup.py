@@ -276,34 +276,6 @@ def test_the_search_is_bounded_and_says_so() -> None:
     assert not full.truncated and full.seconds < 5
 
 
-def test_a_snapshot_budget_in_the_past_stops_the_search_at_once() -> None:
-    import time
-
-    g = Game.from_moves(PLACEMENT)
-    snap = at(board(g), next(iter_cells(g.movable())), ".")
-    r = search(g, snap, deadline=time.perf_counter() - 1)
-    assert r.truncated and r.out_of_time and r.nodes <= 1 and not r.hypotheses
-    assert not search(g, snap, limits=Limits(nodes=2)).out_of_time  # the node bound: no retry
-
-
-def test_out_of_time_is_no_mismatch_and_the_next_reading_goes_on() -> None:
-    """All the searches of one snapshot share its time; when it runs out the controller
-    waits (no mismatch from a search cut short) and carries on at the next reading."""
-    g, found = first(_unique_pair(False))
-    assert isinstance(found, tuple)
-    m1, m2 = found
-    f = feeder(g, False)
-    f.ctl.limits = Limits(seconds=0.0)  # every search runs out of time at once
-    f.read(board(after(g, m1, m2), False))
-    assert f.ctl.actions == [str(m) for m in g.move_stack]
-    assert "mismatch" not in f.roles().values() and f.ctl._retry
-    f.ctl.limits = Limits()
-    f.read(board(after(g, m1, m2), False))  # the same reading again (the board's heartbeat)
-    played = [a for a in f.ctl.actions if a != "PASS"]
-    assert played == [str(m) for m in after(g, m1, m2).move_stack if not m.is_pass]
-    assert not f.ctl._retry
-
-
 # ----------------------------------------------------------------------- polarity
 def _feed(ctl: TableController, t: float, cells: str, polarity: str) -> float:
     ctl.handle(SnapshotEvent(t, cells, polarity))
