@@ -21,6 +21,12 @@ from engine.move import Move
 ENGINE = f"cmd:{sys.executable} -m controller.cli engine --level 1 --quiet"
 
 
+#: The placement of RULES.md (White to move).
+RULES_PLACEMENT = (
+    "G2 E3 A3 J3 H3 H2 D4 I4 K3 G3 C1 B2 C5 I1 J2 G4 D2 D1 G1 C4 E2 A1 I5 H1 B3 F1 D3 K5 "
+    "E1 E5 F3 B1 J4 F2 J5 K4 F5 I3 I2 C3 D5 H4 G5 H5 F4 C2 E4 A2 B4").split()
+
+
 def table(game: Game) -> Any:
     """The part of a TableController the opponent reads."""
     return SimpleNamespace(game=game)
@@ -65,9 +71,7 @@ def test_the_computer_suggests_and_refuses_anything_else() -> None:
 
 
 def test_a_stack_move_lights_source_and_destination() -> None:
-    game = Game.from_moves(
-        "G2 E3 A3 J3 H3 H2 D4 I4 K3 G3 C1 B2 C5 I1 J2 G4 D2 D1 G1 C4 E2 A1 I5 H1 B3 F1 D3 K5 "
-        "E1 E5 F3 B1 J4 F2 J5 K4 F5 I3 I2 C3 D5 H4 G5 H5 F4 C2 E4 A2 B4".split())
+    game = Game.from_moves(RULES_PLACEMENT)
     opp = Opponent("ai:2", "human", seed=1)
     ctl = table(game)
     opp.update(ctl)
@@ -215,9 +219,7 @@ def test_an_external_program_plays_a_whole_table_game_with_passes() -> None:
 
 
 def test_lifting_another_stack_still_shows_the_computers_action() -> None:
-    game = Game.from_moves(
-        "G2 E3 A3 J3 H3 H2 D4 I4 K3 G3 C1 B2 C5 I1 J2 G4 D2 D1 G1 C4 E2 A1 I5 H1 B3 F1 D3 K5 "
-        "E1 E5 F3 B1 J4 F2 J5 K4 F5 I3 I2 C3 D5 H4 G5 H5 F4 C2 E4 A2 B4".split())
+    game = Game.from_moves(RULES_PLACEMENT)
     opp = Opponent("ai:2", "human", seed=1)
     ctl = table(game)
     opp.update(ctl)

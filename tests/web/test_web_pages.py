@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from web_helpers import click, get_json, sim_table, virtual_server
+from web_helpers import click, get_json, moving_game, sim_table, virtual_server
 
 from engine.game import Game
 from engine.geometry import CELL_NAMES
@@ -41,18 +41,8 @@ def _page_state(driver: Any) -> dict[str, Any]:
     return driver.execute_script("return window.dvonn.state") or {}
 
 
-def _moving_game(seed: int = 9, moves: int = 8) -> Game:
-    rng = random.Random(seed)
-    game = Game()
-    while game.placing or moves > 0:
-        if not game.placing:
-            moves -= 1
-        game.push(rng.choice(game.legal_moves()))
-    return game
-
-
 def test_the_board_shows_the_position_on_a_desktop_and_on_a_phone(browser: Any) -> None:
-    with sim_table(_moving_game(), hints=True) as sim:
+    with sim_table(moving_game(9, 8), hints=True) as sim:
         state = get_json(f"{sim.base}/api/state")
         browser.set_window_size(1200, 900)
         browser.get(f"{sim.base}/")
@@ -88,7 +78,7 @@ def test_the_board_shows_the_position_on_a_desktop_and_on_a_phone(browser: Any) 
 
 
 def test_a_move_on_the_table_appears_on_an_open_page_without_reload(browser: Any) -> None:
-    with sim_table(_moving_game(seed=21)) as sim:
+    with sim_table(moving_game(21, 8)) as sim:
         browser.get(f"{sim.base}/")
         _wait(browser, lambda: browser.execute_script("return !!window.dvonn.state"))
         browser.execute_script("window.__notReloaded = 42")

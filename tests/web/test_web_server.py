@@ -3,30 +3,18 @@
 from __future__ import annotations
 
 import json
-import random
 import re
 import socket
 from http.client import HTTPConnection
 
 import pytest
-from web_helpers import click, get_json, http, sim_table, virtual_server
+from web_helpers import click, get_json, http, moving_game, sim_table, virtual_server
 
 from controller.web.hub import StateHub
 from controller.web.server import CameraFrames, WebServer, parse_address
 from engine.errors import DvonnError
-from engine.game import Game
 
 CONTROLS = ("confirm", "next", "undo", "hint", "new", "share", "click/A2", "click/K3")
-
-
-def _moving_game(seed: int = 4, moves: int = 6) -> Game:
-    rng = random.Random(seed)
-    game = Game()
-    while game.placing or moves > 0:
-        if not game.placing:
-            moves -= 1
-        game.push(rng.choice(game.legal_moves()))
-    return game
 
 
 def _state_and_seq(base: str) -> tuple[bytes, str]:
@@ -79,7 +67,7 @@ def test_the_pairing_link_stores_the_token_in_a_cookie_and_leaves_the_address_ba
 
 
 def test_the_page_carries_the_position_in_its_data_attributes() -> None:
-    game = _moving_game()
+    game = moving_game(4, 6)
     with sim_table(game) as sim:
         state = get_json(f"{sim.base}/api/state")
         status, body, headers = http(f"{sim.base}/")
@@ -137,7 +125,7 @@ def test_the_event_stream_starts_with_the_whole_state_then_follows_every_change(
 
 
 def test_spectators_see_no_hints_unless_the_players_share_them() -> None:
-    with sim_table(_moving_game(), hints=True) as sim:
+    with sim_table(moving_game(4, 6), hints=True) as sim:
         token = sim.web.token
         mine = get_json(f"{sim.base}/api/state", token=token)["roles"]
         assert "movable" in mine.values()
@@ -151,7 +139,7 @@ def test_spectators_see_no_hints_unless_the_players_share_them() -> None:
 
 
 def test_the_buttons_reach_the_running_table_with_the_token() -> None:
-    with sim_table(_moving_game()) as sim:
+    with sim_table(moving_game(4, 6)) as sim:
         assert sim.ctl.hints is False
         status, answer = sim.post_while_stepping("/api/control/hint", sim.web.token)
         assert (status, answer["ok"]) == (200, True) and sim.ctl.hints is True

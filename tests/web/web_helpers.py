@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import threading
 import urllib.error
@@ -232,3 +233,14 @@ def click(server: VirtualServer, cell: str, seat: str = "") -> tuple[int, dict[s
 
 __all__ = ["click", "get_json", "wait_state", "http", "missing", "new_browser", "sim_table",
            "virtual_server"]
+
+
+def moving_game(seed: int, moves: int) -> Game:
+    """A random game that has gone ``moves`` plies into the moving phase."""
+    rng = random.Random(seed)
+    game = Game()
+    while game.placing or moves > 0:
+        if not game.placing:
+            moves -= 1
+        game.push(rng.choice(game.legal_moves()))
+    return game
