@@ -34,17 +34,22 @@ DEMO_EXTRAS = ""
 TEST_EXTRAS = "test,camera,web"
 
 
+#: Files whose change needs a reinstall (the optional C core is built by the install).
+BUILD_INPUTS = (ROOT / "pyproject.toml", ROOT / "setup.py", ROOT / "engine" / "_dvonncore.c")
+
+
 def _extras_set(extras: str) -> frozenset[str]:
     return frozenset(e.strip() for e in extras.split(",") if e.strip())
 
 
 def installed_covers(extras: str) -> bool:
-    """True when a fresh install stamp (newer than pyproject.toml) holds all of ``extras``."""
-    pyproject = ROOT / "pyproject.toml"
+    """True when a fresh install stamp (newer than pyproject.toml, and than setup.py and the
+    compiled search core's C source, which an install builds) holds all of ``extras``."""
+    newest = max(p.stat().st_mtime for p in BUILD_INPUTS if p.exists())
     want = _extras_set(extras)
     for stamp in VENV.glob(".installed-*"):
         have = _extras_set(stamp.name[len(".installed-"):].replace("base", ""))
-        if want <= have and stamp.stat().st_mtime >= pyproject.stat().st_mtime:
+        if want <= have and stamp.stat().st_mtime >= newest:
             return True
     return False
 

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from engine import accel
 from engine.evaluate import WIN, evaluate, moving_value_and_over, terminal_value
 from engine.game import PLACEMENTS, Game
 from engine.geometry import NUM_CELLS
@@ -93,11 +94,16 @@ class Searcher:
 
     ``noise`` > 0 adds a deterministic pseudo-random amount in [-noise, noise] centipieces to
     every leaf value (from the position hash and the seed): the weak levels.
+
+    ``accelerated``: None uses the compiled core (engine/accel.py) when it is built and not
+    turned off by ``DVONN_ENGINE=python``; True requires it; False is pure Python. Both give
+    the same results (move, score, PV, nodes); the core keeps the tables in C.
     """
 
     def __init__(self, *, seed: int = 0, clock: Clock = time.monotonic, tt_size: int = 400_000,
                  check_every: int = 32, noise: int = 0, use_tt: bool = True,
-                 use_pvs: bool = True, use_ordering: bool = True) -> None:
+                 use_pvs: bool = True, use_ordering: bool = True,
+                 accelerated: bool | None = None) -> None:
         self.seed = seed
         self.clock = clock
         self.tt_size = tt_size
@@ -117,6 +123,15 @@ class Searcher:
         self._last_check = 0.0
         self._check_at = 0
         self._game = Game()
+        if accelerated and accel.CORE is None:
+            raise ValueError(f"no compiled search core: {accel.WHY}")
+        use_core = accel.CORE is not None if accelerated is None else accelerated
+        self._core = accel.CORE.Core() if use_core and accel.CORE is not None else None
+
+    @property
+    def accelerated(self) -> bool:
+        """True when this searcher runs in the compiled core."""
+        return self._core is not None
 
     # ------------------------------------------------------------------ public
     def reset(self) -> None:
@@ -124,6 +139,8 @@ class Searcher:
         self.tt.clear()
         self.evals.clear()
         self.history = [0] * (NUM_CELLS * NUM_CELLS)
+        if self._core is not None:
+            self._core.reset()
 
     def search(self, game: Game, limits: Limits, *, forced_fast: bool = True) -> SearchResult:
         """The best action for the side to act in ``game`` within ``limits``.
@@ -150,14 +167,23 @@ class Searcher:
             value = sign * (terminal_value(game) if game.is_over() else evaluate(game))
             game.pop()
             return SearchResult(moves[0], value, (moves[0],), 0, 0, self.clock() - start)
-        if len(self.tt) > self.tt_size:
+        core = self._core
+        tt_len, evals_len = core.sizes() if core is not None else (len(self.tt), len(self.evals))
+        if tt_len > self.tt_size:
             self.tt.clear()
-        if len(self.evals) > self.tt_size:
+            if core is not None:
+                core.clear_tt()
+        if evals_len > self.tt_size:
             self.evals.clear()
+            if core is not None:
+                core.clear_evals()
         for k in self.killers:
             k[0] = k[1] = None
         # Age the history so old games do not dominate.
         self.history = [h >> 2 for h in self.history]
+        if core is not None:
+            core.new_search()  # the same two steps on the core's tables
+        run_root = self._root if core is None else self._core_root
         # Seeded root order: ties between equal moves are broken the same way every time.
         rng = random.Random(self.seed ^ game.zobrist)
         root = moves[:]
@@ -177,7 +203,7 @@ class Searcher:
         while depth <= max_depth:
             scored: list[tuple[Move, int]] = []
             try:
-                score, move = self._root(root, depth, scored)
+                score, move = run_root(root, depth, scored)
             except _Stop:
                 while len(game.move_stack) > base_len:
                     game.pop()
@@ -228,7 +254,7 @@ class Searcher:
             for _ in range(depth + 1):
                 if not game.legal_moves():
                     return True
-                entry = self.tt.get(game.zobrist)
+                entry = self._tt_get(game.zobrist)
                 if entry is None or entry[3] is None or entry[1] != _EXACT:
                     return False
                 game.push_unchecked(entry[3])
@@ -245,7 +271,7 @@ class Searcher:
         try:
             while len(out) < depth:
                 key = game.zobrist
-                entry = self.tt.get(key)
+                entry = self._tt_get(key)
                 if entry is None or entry[3] is None or key in seen:
                     break
                 move = entry[3]
@@ -258,6 +284,32 @@ class Searcher:
             for _ in out:
                 game.pop()
         return tuple(out)
+
+    def _tt_get(self, key: int) -> tuple[int, int, int, Move | None] | None:
+        """The transposition table entry of ``key`` (depth, flag, value, move)."""
+        if self._core is None:
+            return self.tt.get(key)
+        entry = self._core.tt_get(key)
+        if entry is None:
+            return None
+        depth, flag, value, code = entry
+        return depth, flag, value, accel.move(code) if code >= 0 else None
+
+    def _core_root(self, root: list[Move], depth: int,
+                   scored: list[tuple[Move, int]]) -> tuple[int, Move]:
+        """_root in the compiled core: the same iteration, node count and clock checks."""
+        assert self._core is not None
+        params = (self._node_limit, self._check_at, self.check_every, self._deadline,
+                  self._last_check, self.clock, self.use_tt, self.use_pvs, self.use_ordering,
+                  self.noise, self._salt)
+        stopped, best, best_code, pairs, nodes, check_at, last_check = self._core.root(
+            accel.position(self._game), [accel.code(m) for m in root], depth, params,
+            self.nodes)
+        self.nodes, self._check_at, self._last_check = nodes, check_at, last_check
+        scored.extend((accel.move(c), v) for c, v in pairs)
+        if stopped:
+            raise _Stop
+        return best, accel.move(best_code)
 
     def _root(self, root: list[Move], depth: int,
               scored: list[tuple[Move, int]]) -> tuple[int, Move]:
