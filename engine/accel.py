@@ -54,18 +54,17 @@ def position(game: Game) -> Position:
     return (tuple(game._stacks), game._ply, game._linked)
 
 
-def _load() -> tuple[ModuleType | None, str]:
-    """The initialised core module, or None and why not."""
+def _load() -> tuple[ModuleType | None, ModuleType | None, str]:
+    """(the initialised core module or None, the one searches use by default or None, why
+    not when it is None)."""
     choice = os.environ.get(ENV, "").strip().lower()
-    if choice in ("python", "pure", "py"):
-        return None, f"{ENV}={choice} forces the pure-Python engine"
     try:
         from engine import _dvonncore as core
     except ImportError as exc:
         if choice in ("compiled", "c"):
             raise ImportError(f"{ENV}={choice} but the compiled core is not built ({exc}); "
                               "reinstall with a C compiler: pip install -e .") from exc
-        return None, f"the compiled core is not built ({exc})"
+        return None, None, f"the compiled core is not built ({exc})"
     core.init(
         _game._Z, _game._Z_BLACK, _game._TARGETS, _ev._TARGET_MASKS, NEIGHBOURS,
         NEIGHBOUR_MASKS, _game._RING, INTERIOR_MASK, EDGE_MASK,
@@ -73,10 +72,16 @@ def _load() -> tuple[ModuleType | None, str]:
         (_ev.W_STACK, _ev.W_REACH, _ev.W_REACH_LIFE, _ev.W_REACH_NEAR, _ev.W_HIT,
          _ev.W_CUT * 64, _ev.POSITION, _ev.SCALE, _ev.MAT_EARLY, _ev.MAT_LATE),
     )
-    return core, "compiled core engine._dvonncore"
+    if choice in ("python", "pure", "py"):
+        return core, None, f"{ENV}={choice} forces the pure-Python engine"
+    return core, core, "compiled core engine._dvonncore"
 
 
-CORE, WHY = _load()
+#: The compiled core when it is built (tests compare it with Python even when it is off).
+BUILT: ModuleType | None
+#: The core searches use by default: BUILT unless DVONN_ENGINE=python turns it off.
+CORE: ModuleType | None
+BUILT, CORE, WHY = _load()
 
 
 def available() -> bool:
@@ -99,5 +104,5 @@ def perft(game: Game, depth: int) -> int:
     return result
 
 
-__all__ = ["CORE", "ENV", "MOVES", "WHY", "available", "backend", "code", "move", "perft",
+__all__ = ["BUILT", "CORE", "ENV", "MOVES", "WHY", "available", "backend", "code", "move", "perft",
            "position"]

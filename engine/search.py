@@ -96,8 +96,9 @@ class Searcher:
     every leaf value (from the position hash and the seed): the weak levels.
 
     ``accelerated``: None uses the compiled core (engine/accel.py) when it is built and not
-    turned off by ``DVONN_ENGINE=python``; True requires it; False is pure Python. Both give
-    the same results (move, score, PV, nodes); the core keeps the tables in C.
+    turned off by ``DVONN_ENGINE=python``; True requires it to be built (even when turned
+    off); False is pure Python. Both give the same results (move, score, PV, nodes); the core
+    keeps the tables in C.
     """
 
     def __init__(self, *, seed: int = 0, clock: Clock = time.monotonic, tt_size: int = 400_000,
@@ -123,10 +124,10 @@ class Searcher:
         self._last_check = 0.0
         self._check_at = 0
         self._game = Game()
-        if accelerated and accel.CORE is None:
+        module = accel.CORE if accelerated is None else accel.BUILT if accelerated else None
+        if accelerated and module is None:
             raise ValueError(f"no compiled search core: {accel.WHY}")
-        use_core = accel.CORE is not None if accelerated is None else accelerated
-        self._core = accel.CORE.Core() if use_core and accel.CORE is not None else None
+        self._core = module.Core() if module is not None else None
 
     @property
     def accelerated(self) -> bool:
