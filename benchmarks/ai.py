@@ -2,7 +2,8 @@
 
 Prints plain ``name: value`` lines and match totals (recorded in benchmarks/RESULTS.md).
 
-    python benchmarks/ai.py speed                 # nodes/s and depth in 1 s, RULES.md position
+    python benchmarks/ai.py speed                 # nodes/s and depth in 1 s, RULES.md position,
+                                                  # compiled core and pure Python
     python benchmarks/ai.py strength --games 40   # ai at 0.2 s a move vs greedy and random
     python benchmarks/ai.py levels --games 10     # each level vs greedy and random
     DVONN_PRIMADVONNA=/path/to/player python benchmarks/ai.py primadvonna --games 10 \
@@ -27,8 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from controller.cli.ai import run_match  # noqa: E402
 from controller.players import PlayerError  # noqa: E402
+from engine import accel  # noqa: E402
 from engine.ai import LEVELS  # noqa: E402
 from engine.game import Game  # noqa: E402
+from engine.perft import perft  # noqa: E402
 from engine.search import Limits, Searcher  # noqa: E402
 
 RULES_PLACEMENT = (
@@ -37,23 +40,38 @@ RULES_PLACEMENT = (
 ).split()
 
 
-def bench_speed(seconds: float) -> None:
+def bench_speed(seconds: float, backends: Sequence[str]) -> None:
+    """Nodes/s and depth in ``seconds`` on the RULES.md position, for each backend (the
+    compiled core and pure Python give the same nodes for the same search; only time differs)."""
     game = Game.from_moves(RULES_PLACEMENT)
-    searcher = Searcher()
-    start = time.perf_counter()
-    result = searcher.search(game, Limits(time=seconds))
-    wall = time.perf_counter() - start
-    print(f"search {seconds:g} s on the RULES.md position: depth {result.depth}, "
-          f"{result.nodes:,} nodes in {wall:.3f} s = {result.nodes / wall:,.0f} nodes/s, "
-          f"best {result.move} ({result.pieces:+.2f} pieces), pv "
-          + " ".join(str(m) for m in result.pv), flush=True)
-    for depth in (2, 3, 4):
-        s = Searcher()
+    for backend in backends:
+        compiled = backend == "compiled"
+        if compiled and accel.BUILT is None:
+            print(f"[compiled] not built: {accel.WHY}", flush=True)
+            continue
+        searcher = Searcher(accelerated=compiled)
         start = time.perf_counter()
-        r = s.search(game, Limits(depth=depth))
+        result = searcher.search(game, Limits(time=seconds))
         wall = time.perf_counter() - start
-        print(f"fixed depth {depth}: {r.nodes:,} nodes in {wall:.3f} s "
-              f"({r.nodes / wall:,.0f} nodes/s), best {r.move}", flush=True)
+        print(f"[{backend}] search {seconds:g} s on the RULES.md position: depth {result.depth}, "
+              f"{result.nodes:,} nodes in {wall:.3f} s = {result.nodes / wall:,.0f} nodes/s, "
+              f"best {result.move} ({result.pieces:+.2f} pieces), pv "
+              + " ".join(str(m) for m in result.pv), flush=True)
+        for depth in (2, 3, 4, 5, 6) if compiled else (2, 3, 4):
+            s = Searcher(accelerated=compiled)
+            start = time.perf_counter()
+            r = s.search(game, Limits(depth=depth))
+            wall = time.perf_counter() - start
+            print(f"[{backend}] fixed depth {depth}: {r.nodes:,} nodes in {wall:.3f} s "
+                  f"({r.nodes / wall:,.0f} nodes/s), best {r.move} ({r.pieces:+.2f})",
+                  flush=True)
+        start = time.perf_counter()
+        count = (accel.BUILT.perft(accel.position(game), 4) if compiled and accel.BUILT
+                 else perft(game, 3))
+        wall = time.perf_counter() - start
+        depth = 4 if compiled else 3
+        print(f"[{backend}] perft {depth}: {count:,} leaves in {wall:.3f} s "
+              f"({count / wall:,.0f} leaves/s)", flush=True)
 
 
 def bench_strength(games: int, move_time: float, seed: int) -> None:
@@ -91,6 +109,7 @@ class _Totals:
 def bench_primadvonna(binary: str, games: int, odds: Sequence[float], seed: int,
                       game_time: float) -> None:
     engine = shlex.join([sys.executable, "-m", "controller.cli", "engine"])
+    print(f"# our search: {accel.backend()} ({accel.WHY})", flush=True)
     for factor in odds:
         ours = game_time * factor
         print(f"# dvonn-board engine {ours:g} s/game vs PrimaDvonna {game_time:g} s/game, "
@@ -111,6 +130,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=1.0, help="speed: search time")
+    parser.add_argument("--backends", default="compiled,python",
+                        help="speed: compiled and/or python (the others use the default: the "
+                        "compiled core when built, unless DVONN_ENGINE=python)")
     parser.add_argument("--move-time", type=float, default=0.2, help="strength: s a move")
     parser.add_argument("--levels", default="1,2,3,4,5,6", help="levels: which")
     parser.add_argument("--odds", default="1", help="primadvonna: our time factors")
@@ -118,7 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="primadvonna: its seconds a game (CodeCup: 5)")
     args = parser.parse_args(argv)
     if args.part == "speed":
-        bench_speed(args.seconds)
+        bench_speed(args.seconds, args.backends.split(","))
     elif args.part == "strength":
         bench_strength(args.games, args.move_time, args.seed)
     elif args.part == "levels":
