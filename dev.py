@@ -35,7 +35,8 @@ TEST_EXTRAS = "test,camera,web"
 
 
 #: Files whose change needs a reinstall (the optional C core is built by the install).
-BUILD_INPUTS = (ROOT / "pyproject.toml", ROOT / "setup.py", ROOT / "engine" / "_dvonncore.c")
+BUILD_INPUTS = (ROOT / "pyproject.toml", ROOT / "setup.py",
+                *(ROOT / "engine").glob("_dvonn*.[ch]"))
 
 
 def _extras_set(extras: str) -> frozenset[str]:

@@ -12,6 +12,7 @@ setup(
         Extension(
             "engine._dvonncore",
             sources=["engine/_dvonncore.c"],
+            depends=["engine/_dvonnboard.h", "engine/_dvonnsearch.h"],
             extra_compile_args=["-O2", "-std=c99"],
             optional=True,
         )

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.cli.numbers import seconds
+from engine import accel
 from engine.ai import MAX_LEVEL, Engine
 from engine.errors import DvonnError, InvalidMoveError
 from engine.game import Game
@@ -92,7 +93,8 @@ def run_engine(inp: TextIO, out: TextIO, err: TextIO, *, level: int = MAX_LEVEL,
         me = "b"
         if not _apply(game, first, say):
             return 2
-    say(f"engine: level {level}, playing {'White' if me == 'w' else 'Black'}")
+    say(f"engine: level {level}, playing {'White' if me == 'w' else 'Black'}, "
+        f"search {accel.backend()}")
     while not game.is_over():
         if game.turn == me:
             move = engine.choose(game)

@@ -1,0 +1,264 @@
+/* engine/_dvonnsearch.h: the search of the compiled core (included by _dvonncore.c only):
+ * the transposition table and leaf-value maps, the searcher's tables, move ordering and the
+ * negamax of Searcher._negamax / _order in engine/search.py, node for node.
+ */
+#ifndef DVONN_SEARCH_H
+#define DVONN_SEARCH_H
+#include <Python.h>
+#include "_dvonnboard.h"
+
+/* ------------------------------------------------------------------ hash maps */
+typedef struct {
+    uint64_t key;
+    int64_t value;
+    int32_t move;
+    int16_t depth;
+    int8_t flag;
+    uint8_t used;
+} Entry;
+
+typedef struct {
+    Entry *t;
+    size_t cap, count;
+} Map;
+
+static inline size_t slot_of(uint64_t key, size_t cap) {
+    return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> 20) & (cap - 1);
+}
+
+static Entry *map_find(const Map *m, uint64_t key) {
+    if (!m->t) return NULL;
+    size_t i = slot_of(key, m->cap);
+    while (m->t[i].used) {
+        if (m->t[i].key == key) return &m->t[i];
+        i = (i + 1) & (m->cap - 1);
+    }
+    return NULL;
+}
+
+static int map_grow(Map *m) {
+    size_t cap = m->cap ? m->cap * 2 : 1 << 16;
+    Entry *t = (Entry *)PyMem_RawCalloc(cap, sizeof(Entry));
+    if (!t) return -1;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->t[i].used) continue;
+        size_t j = slot_of(m->t[i].key, cap);
+        while (t[j].used) j = (j + 1) & (cap - 1);
+        t[j] = m->t[i];
+    }
+    PyMem_RawFree(m->t);
+    m->t = t;
+    m->cap = cap;
+    return 0;
+}
+
+/* The entry for key, created (unused fields zero) when absent; NULL when out of memory. */
+static Entry *map_put(Map *m, uint64_t key) {
+    if ((m->count + 1) * 2 > m->cap && map_grow(m) < 0) return NULL;
+    size_t i = slot_of(key, m->cap);
+    while (m->t[i].used) {
+        if (m->t[i].key == key) return &m->t[i];
+        i = (i + 1) & (m->cap - 1);
+    }
+    m->t[i].used = 1;
+    m->t[i].key = key;
+    m->count++;
+    return &m->t[i];
+}
+
+static void map_clear(Map *m) {
+    PyMem_RawFree(m->t);
+    m->t = NULL;
+    m->cap = 0;
+    m->count = 0;
+}
+
+/* ------------------------------------------------------------------ the searcher's tables */
+typedef struct {
+    PyObject_HEAD
+    Map tt;
+    Map evals;
+    int64_t history[NC * NC];
+    int killers[MAX_DEPTH + 2][2];
+} CoreObject;
+
+typedef struct {
+    CoreObject *core;
+    Pos pos;
+    int64_t nodes, node_limit, check_at, check_every, noise;
+    double deadline, last_check;
+    PyObject *clock;
+    uint64_t salt;
+    int use_tt, use_pvs, use_ordering;
+    int stop;   /* the budget ran out (Python's _Stop) */
+    int error;  /* a Python exception is set (clock failed, out of memory) */
+} Ctx;
+
+static int check(Ctx *x) {
+    if (x->nodes >= x->node_limit) return 1;
+    PyObject *r = PyObject_CallNoArgs(x->clock);
+    if (!r) { x->error = 1; return 1; }
+    double now = PyFloat_AsDouble(r);
+    Py_DECREF(r);
+    if (now == -1.0 && PyErr_Occurred()) { x->error = 1; return 1; }
+    if (now + 2 * (now - x->last_check) >= x->deadline) return 1;
+    x->last_check = now;
+    int64_t next = x->nodes + x->check_every;
+    x->check_at = next < x->node_limit ? next : x->node_limit;
+    return 0;
+}
+
+static int64_t noise_of(const Ctx *x, uint64_t key) {
+    uint64_t h = ((key ^ x->salt) * 0x9E3779B97F4A7C15ULL) & 0xFFFFFFFFFFFFULL;
+    return (int64_t)(h % (uint64_t)(2 * x->noise + 1)) - x->noise;
+}
+
+typedef struct {
+    int64_t key;
+    int move;
+} Keyed;
+
+static void order(Ctx *x, int *moves, int n, int tt_move, int ply) {
+    Pos *s = &x->pos;
+    if (s->ply < PLACEMENTS) {
+        if (tt_move == NONE_MOVE) return;
+        for (int i = 0; i < n; i++) {
+            if (moves[i] == tt_move) {
+                memmove(moves + 1, moves, (size_t)i * sizeof(int));
+                moves[0] = tt_move;
+                return;
+            }
+        }
+        return;
+    }
+    int k0 = NONE_MOVE, k1 = NONE_MOVE;
+    if (ply <= MAX_DEPTH) { k0 = x->core->killers[ply][0]; k1 = x->core->killers[ply][1]; }
+    uint64_t enemy = (s->ply & 1) ? s->black : s->white;
+    uint64_t red = s->red;
+    Keyed keyed[MAXMOVES];
+    for (int i = 0; i < n; i++) {
+        int m = moves[i];
+        int64_t k;
+        if (m == tt_move) k = 1LL << 60;
+        else if (m == k0) k = 1LL << 59;
+        else if (m == k1) k = 1LL << 58;
+        else if (m == 0) k = 0;
+        else {
+            int src = (m - 64) / NC, t = (m - 64) % NC;
+            k = x->core->history[src * NC + t];
+            if ((enemy >> t) & 1) k += 1LL << 40;
+            if ((red >> t) & 1) k += 1LL << 39;
+        }
+        keyed[i].key = k;
+        keyed[i].move = m;
+    }
+    /* insertion sort: stable, so equal keys keep the generation order (Python's (-k, i)) */
+    for (int i = 1; i < n; i++) {
+        Keyed k = keyed[i];
+        int j = i - 1;
+        while (j >= 0 && keyed[j].key < k.key) {
+            keyed[j + 1] = keyed[j];
+            j--;
+        }
+        keyed[j + 1] = k;
+    }
+    for (int i = 0; i < n; i++) moves[i] = keyed[i].move;
+}
+
+static int64_t negamax(Ctx *x, int depth, int64_t alpha, int64_t beta, int ply) {
+    x->nodes++;
+    if (x->nodes >= x->check_at && check(x)) { x->stop = 1; return 0; }
+    Pos *s = &x->pos;
+    CoreObject *core = x->core;
+    if (depth <= 0) {
+        uint64_t key = zobrist(s);
+        Entry *e = map_find(&core->evals, key);
+        if (e) return e->value;
+        int64_t value;
+        if (s->ply >= PLACEMENTS) {
+            int over;
+            value = moving_value(s, &over);
+            if (over) value = terminal_value(s);
+            else if (x->noise) value += noise_of(x, key);
+        } else {
+            value = placing_value(s);
+            if (x->noise) value += noise_of(x, key);
+        }
+        e = map_put(&core->evals, key);
+        if (!e) { PyErr_NoMemory(); x->error = x->stop = 1; return 0; }
+        e->value = value;
+        return value;
+    }
+    int moves[MAXMOVES];
+    int n = legal(s, moves);
+    if (!n) return terminal_value(s);
+    uint64_t key = zobrist(s);
+    int tt_move = NONE_MOVE;
+    if (x->use_tt) {
+        Entry *e = map_find(&core->tt, key);
+        if (e) {
+            tt_move = e->move;
+            if (e->depth >= depth) {
+                if (e->flag == EXACT) return e->value;
+                if (e->flag == LOWER) {
+                    if (e->value >= beta) return e->value;
+                } else if (e->value <= alpha) {
+                    return e->value;
+                }
+            }
+        }
+    }
+    if (n > 1 && x->use_ordering) order(x, moves, n, tt_move, ply);
+    Undo u;
+    if (s->ply == LAST_PLACEMENT) {
+        push(s, moves[0], &u);
+        int64_t value = negamax(x, depth - 1, alpha, beta, ply + 1);
+        pop(s, &u);
+        return value;
+    }
+    int64_t alpha0 = alpha, best = -INF;
+    int best_move = NONE_MOVE;
+    for (int i = 0; i < n; i++) {
+        int m = moves[i];
+        int64_t value;
+        push(s, m, &u);
+        if (i == 0 || !x->use_pvs) {
+            value = -negamax(x, depth - 1, -beta, -alpha, ply + 1);
+        } else {
+            value = -negamax(x, depth - 1, -alpha - 1, -alpha, ply + 1);
+            if (!x->stop && alpha < value && value < beta)
+                value = -negamax(x, depth - 1, -beta, -alpha, ply + 1);
+        }
+        pop(s, &u);
+        if (x->stop) return 0;
+        if (value > best) {
+            best = value;
+            best_move = m;
+            if (value > alpha) {
+                alpha = value;
+                if (alpha >= beta) {
+                    if (m >= 64) {
+                        int src = (m - 64) / NC, t = (m - 64) % NC;
+                        core->history[src * NC + t] += (int64_t)depth * depth;
+                        if (ply <= MAX_DEPTH && core->killers[ply][0] != m) {
+                            core->killers[ply][1] = core->killers[ply][0];
+                            core->killers[ply][0] = m;
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    if (x->use_tt) {
+        Entry *e = map_put(&core->tt, key);
+        if (!e) { PyErr_NoMemory(); x->error = x->stop = 1; return 0; }
+        e->depth = (int16_t)depth;
+        e->flag = (int8_t)(best <= alpha0 ? UPPER : best >= beta ? LOWER : EXACT);
+        e->value = best;
+        e->move = best_move;
+    }
+    return best;
+}
+
+#endif /* DVONN_SEARCH_H */
