@@ -54,6 +54,8 @@ class Thresholds:
     rim: float = 0.06  # contrast across a top's outline below which no disc shows there
     rim_dark: float = 0.03  # the same for a black top (steps between dark surfaces)
     disturbed: float = 0.5  # share of a cell's visible surroundings covered by something foreign
+    print_strength: float = 2.5  # the board's print stands this far above the noise: usable
+    print_absent: float = -0.3  # print score below which the board's print does not show
     board_chroma: float = 0.09  # chroma distance from the board (floor) for "foreign"
     board_light: float = 1.0  # log brightness distance from the board for "foreign"
 
@@ -78,6 +80,10 @@ class CellSamples:
     #: (49,) contrast across each top face's outline (white = 1): a disc has an edge there,
     #: a hand or a sleeve over the cell has none, whatever its colour.
     rim: np.ndarray | None = None
+    #: (49, A, R) brightness along radial profiles on the board around each cell (z = 0) and
+    #: (49, A) whether each profile is in view: the board's print shows there when empty.
+    ring: np.ndarray | None = None
+    ring_valid: np.ndarray | None = None
 
 
 def features(bgr: np.ndarray) -> np.ndarray:
@@ -175,6 +181,45 @@ def measure_board(s: CellSamples, th: Thresholds, memory: np.ndarray | None = No
     return Board(centre, shade, disturbed, foreign, seen)
 
 
+def print_match(ring: np.ndarray, ring_valid: np.ndarray, examples: np.ndarray,
+                template: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray | None, float]:
+    """How well each cell shows the board's own print around it (z = 0).
+
+    Each radial profile is taken relative to its own median brightness (shade and light cancel);
+    the print's template is the median profile, direction by direction, over the ``examples``
+    (cells the position says are empty and that read clearly), else ``template`` (learned
+    before). Per cell: (|Q|^2 - |Q - T|^2) / |T|^2 over its profiles in view: about 1 where the
+    print shows, about -1 where a plain surface (a hand, a sleeve) lies over it. Returns the
+    scores (nan: too little in view), the template and its strength relative to the noise
+    (|T|^2 over the examples' residual |Q - T|^2: small for a plain board)."""
+    med = np.median(ring, axis=2, keepdims=True)
+    q = ring / np.maximum(med, 4.0) - 1.0
+    sel = examples & (ring_valid.sum(axis=1) >= ring_valid.shape[1] // 2)
+    if sel.sum() >= 4:
+        qs = np.where(ring_valid[sel][..., None], q[sel], np.nan)
+        with np.errstate(all="ignore"):
+            t = np.nanmedian(qs, axis=0)
+        t = np.where(np.isfinite(t), t, 0.0)
+    elif template is not None:
+        t = template
+    else:
+        return np.full(len(ring), np.nan), None, 0.0
+    vis = ring_valid[..., None]
+    tt = (t * t).sum(axis=1)[None, :]  # (1, A)
+    num = np.where(ring_valid, 2.0 * (q * t[None]).sum(axis=2) - tt, 0.0).sum(axis=1)
+    den = np.where(ring_valid, tt, 0.0).sum(axis=1)
+    enough = ring_valid.sum(axis=1) >= ring_valid.shape[1] // 2
+    score = np.where(enough & (den > 0), num / np.maximum(den, 1e-9), np.nan)
+    strength = 0.0
+    if sel.sum() >= 4:
+        res = np.where(vis[sel], (q[sel] - t[None]) ** 2, 0.0).sum(axis=(1, 2))
+        n = np.maximum(ring_valid[sel].sum(axis=1), 1)
+        noise = float(np.median(res / n))
+        strength = float(tt.mean()) / max(noise, 1e-9)
+    return score, t, strength
+
+
 def _piece_dists(f: np.ndarray, means: dict[str, np.ndarray], stds: dict[str, np.ndarray]
                  ) -> np.ndarray:
     """(49, 3) squared distances to the piece classes. Chroma is a ratio to brightness, so
@@ -207,20 +252,44 @@ class ColourModel:
     fill_offset: np.ndarray | None = None
     #: Features of the board between the cells, once seen clearly (calibration, memory).
     board: np.ndarray | None = None
+    #: The board's print around a cell (radial profiles, see ``print_match``), once seen, and
+    #: its strength relative to the noise.
+    print_template: np.ndarray | None = field(default=None, repr=False)
+    print_strength: float = 0.0
     thresholds: Thresholds = field(default_factory=Thresholds)
+    #: When a dict, ``classify`` leaves its intermediate figures there (diagnostics).
+    debug: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     _sums: dict[str, list[np.ndarray]] = field(default_factory=dict, repr=False)
 
     # -- the frame's own classes ----------------------------------------------------------
-    def _piece_models(self, m: Measured, occupied: np.ndarray
+    def _black_tint(self, m: Measured, occupied: np.ndarray) -> np.ndarray | None:
+        """The chroma this table's black tops share (a black plastic is rarely quite neutral,
+        and its tint is a large ratio on a dark top), from the frame's dark occupied tops
+        that show a disc edge: four at least, most of them alike; None when neutral."""
+        mid = 0.5 * (self.means["w"][0] + self.means["b"][0])
+        dark = occupied & (m.piece[:, 0] < mid)
+        if dark.sum() < 4:
+            return None
+        x = m.piece[dark, 1:]
+        med = np.median(x, axis=0)
+        alike = (np.abs(x - med) <= np.array([0.15, 0.15])).all(axis=1)
+        if alike.mean() < 0.6 or np.abs(med).max() <= 0.2:
+            return None
+        return np.asarray(np.clip(med, -0.6, 0.6))
+
+    def _piece_models(self, m: Measured, occupied: np.ndarray,
+                      black_tint: np.ndarray | None = None
                       ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
         """Piece centres and spreads sharpened by this frame's occupied tops."""
         means = {k: v.copy() for k, v in self.means.items()}
+        if black_tint is not None:
+            means["b"][1:] = black_tint
         stds = {k: v.copy() for k, v in self.stds.items()}
         if not occupied.any():
             return means, stds
         for _ in range(2):
             d = _piece_dists(m.piece, means, stds)
-            _gate(d, m.piece)
+            _gate(d, m.piece, black_tint)
             lab = np.argmin(d, axis=1)
             best = d[np.arange(NUM_CELLS), lab]
             # Red (three pieces in a game) is not sharpened by one frame; white and black are.
@@ -233,7 +302,8 @@ class ColourModel:
                 med = np.median(x, axis=0)
                 mad = 1.4826 * np.median(np.abs(x - med), axis=0)
                 w = PRIOR_WEIGHT
-                means[k] = (w * self.means[k] + n * med) / (w + n)
+                prior = means[k] if k == "b" and black_tint is not None else self.means[k]
+                means[k] = (w * prior + n * med) / (w + n)
                 # The frame may sharpen a class, never widen it beyond the prior.
                 stds[k] = np.clip(1.5 * mad, np.array(MIN_STD[k]), self.stds[k])
             # Black and white split where this frame's tops split (in log brightness).
@@ -289,9 +359,11 @@ class ColourModel:
             th.spread, 2.0 * float(np.median(empty_spread)) + 0.03 if len(empty_spread) else 0))
         mixed = m.spread > spread_max
         usable = (m.hidden <= th.hidden) & (board.disturbed < th.disturbed) & ~mixed
-        means, stds = self._piece_models(m, occupied & usable)
+        rim = np.full(NUM_CELLS, np.inf) if s.rim is None else s.rim
+        tint = self._black_tint(m, occupied & usable & (rim >= th.rim_dark))
+        means, stds = self._piece_models(m, occupied & usable, tint)
         dp = _piece_dists(m.piece, means, stds)
-        _gate(dp, m.piece)
+        _gate(dp, m.piece, tint)
         nll = dp + np.array([2.0 * float(np.log(stds[k]).sum()) for k in PIECES])[None, :]
         if heights is None:
             # No position: cells that fit no piece well are the examples of "empty".
@@ -312,7 +384,7 @@ class ColourModel:
             bdp = np.minimum(_piece_dists(bm.piece, means, stds), _piece_dists(
                 bm.piece, {k: v - shaded for k, v in means.items()},
                 {k: v * [2.5, 1, 1] for k, v in stds.items()}))
-            _gate(bdp, bm.piece)
+            _gate(bdp, bm.piece, tint)
             base_dp = bdp.min(axis=1)
         # Clipped tops are white pieces only where this frame's white tops are near clipping
         # (a bright lamp); elsewhere a clipped top is glare, which may hide any colour.
@@ -321,8 +393,8 @@ class ColourModel:
         whites_clip = bool((wsel.sum() >= 2 and np.median(m.peak[wsel]) >= 225)
                            or (white_like & (m.saturated > th.saturated)).sum() >= 4)
         # A black top's edges are steps between dark surfaces: smaller in white units.
-        rim = np.full(NUM_CELLS, np.inf) if s.rim is None else s.rim
         has_rim = {k: rim >= (th.rim_dark if k == "b" else th.rim) for k in PIECES}
+        no_print = self._print_absent(s, ~occupied & usable & (de <= th.empty))
         labels: list[str] = []
         conf: list[float] = []
         reasons: list[str] = []
@@ -346,7 +418,8 @@ class ColourModel:
             elif mixed[c] and occupied[c]:
                 why = "mixed colours"
             elif heights is not None and heights[c] > 0:
-                looks_empty = de[c] <= th.empty and base_de[c] <= th.empty
+                looks_empty = (de[c] <= th.empty and base_de[c] <= th.empty
+                               and not no_print[c])
                 if looks_empty and best > de[c] + th.margin:
                     label = "."  # the stack was lifted: the empty board shows
                 elif m.saturated[c] > th.saturated and not (k == "w" and whites_clip):
@@ -367,7 +440,9 @@ class ColourModel:
                            and m.saturated[c] < 0.05
                            and m.spread[c] <= th.flat and empty_c is not None
                            and _dist(means[k], empty_c[c], empty_s) >= th.separable)
-                if de[c] <= th.empty and not clearly:
+                if de[c] <= th.empty and not clearly and no_print[c]:
+                    why = "the board's print does not show: something lies over it"
+                elif de[c] <= th.empty and not clearly:
                     label = "."
                 elif m.saturated[c] > th.saturated:
                     why = "glare"
@@ -387,9 +462,34 @@ class ColourModel:
                                   * (1.0 - np.exp(-(second - best) / th.margin))))
             else:
                 conf.append(0.0)
+        if self.debug is not None:
+            self.debug.update(no_print=no_print, board=board, measured=m, means=means,
+                              stds=stds, dp=dp, de=de,
+                              base_de=base_de, base_dp=base_dp, rim=rim, empty_c=empty_c,
+                              empty_s=empty_s, usable=usable, mixed=mixed, tint=tint)
         if heights is not None and not heights.any() and all(x == "." for x in labels):
             self._learn_empty_board(m, board, usable)
         return "".join(labels), [round(v, 4) for v in conf], reasons
+
+    def _print_absent(self, s: CellSamples, examples: np.ndarray) -> np.ndarray:
+        """Cells where the board's own print (learned from this frame's empty cells, or kept
+        from earlier frames) does not show: something lies over the board there."""
+        th = self.thresholds
+        if s.ring is None or s.ring_valid is None:
+            return np.zeros(NUM_CELLS, bool)
+        own = int((examples & (s.ring_valid.sum(axis=1) >= s.ring_valid.shape[1] // 2)).sum())
+        score, template, strength = print_match(s.ring, s.ring_valid, examples,
+                                                self.print_template)
+        if own >= 4 and template is not None:
+            if own >= 6:  # keep a well-seen print for frames with few empty cells
+                self.print_template, self.print_strength = template, strength
+        else:
+            strength = self.print_strength
+        if self.debug is not None:
+            self.debug["print"] = (score, template, strength)
+        if strength < th.print_strength:
+            return np.zeros(NUM_CELLS, bool)
+        return np.asarray(np.isfinite(score) & (score < th.print_absent))
 
     def _learn_empty_board(self, m: Measured, board: Board, usable: np.ndarray) -> None:
         """The empty board (at the start of a game): 49 labelled examples of "empty" on this
@@ -516,15 +616,20 @@ def _median(x: np.ndarray, mask: np.ndarray, default: float) -> np.ndarray:
     return np.asarray(np.where(none, default, out))
 
 
-def _gate(d: np.ndarray, f: np.ndarray) -> None:
+def _gate(d: np.ndarray, f: np.ndarray, black_tint: np.ndarray | None = None) -> None:
     """Rule out, in place, the classes a colour cannot be: white and black pieces are
-    neutral (skin, wood, sleeves are not); red is red (not orange)."""
+    neutral (skin, wood, sleeves are not), black ones up to the tint this table's own black
+    tops share (``black_tint``); red is red (not orange)."""
     # Chroma is relative to brightness: allow a dark top the same absolute tint as noise.
     lum = np.exp(f[:, 0])
-    neutral = (np.abs(f[:, 1]) <= np.maximum(0.25, 0.07 / lum)) & (
-        np.abs(f[:, 2]) <= np.maximum(0.3, 0.08 / lum))
+    lim1, lim2 = np.maximum(0.25, 0.07 / lum), np.maximum(0.3, 0.08 / lum)
+    neutral = (np.abs(f[:, 1]) <= lim1) & (np.abs(f[:, 2]) <= lim2)
+    dark = neutral
+    if black_tint is not None:
+        dark = ((np.abs(f[:, 1] - black_tint[0]) <= lim1)
+                & (np.abs(f[:, 2] - black_tint[1]) <= lim2))
     d[:, 0] = np.where(neutral, d[:, 0], np.inf)
-    d[:, 1] = np.where(neutral, d[:, 1], np.inf)
+    d[:, 1] = np.where(dark, d[:, 1], np.inf)
     d[:, 2] = np.where(_red_hue(f), d[:, 2], np.inf)
 
 

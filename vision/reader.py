@@ -34,6 +34,10 @@ _PATTERN = np.array([(0.0, 0.0)]
 #: Radial profiles across a top face's outline: 12 directions, radii in disc radii.
 _RIM_ANGLES = np.radians(np.arange(0, 360, 30))
 _RIM_RADII = np.array([0.6, 0.8, 0.92, 1.04, 1.16, 1.35])
+#: Profiles across each cell's own print on the board (z = 0): 16 directions, radii in disc
+#: radii from just inside a disc's footprint to short of the neighbours' (1.8 r < pitch - r).
+_PRINT_ANGLES = np.radians(np.arange(0, 360, 22.5))
+_PRINT_RADII = np.arange(0.55, 1.81, 0.07)
 #: Board points derived from a geometry (marker whites, points between the cells), by repr.
 _POINTS: dict[str, tuple[tuple[np.ndarray, dict[int, list[int]]],
                          tuple[np.ndarray, list[list[int]]]]] = {}
@@ -97,6 +101,7 @@ class BoardReader:
         if key not in _POINTS:
             _POINTS[key] = (_marker_white_points(geometry), _interstices(geometry))
         (self._white_pts, self._white_of), (self._inter, self._inter_of) = _POINTS[key]
+        self._cache: dict[str, np.ndarray] = {}
         d = 1.5
         self._inter_offsets = np.array([(0, 0), (d, 0), (-d, 0), (0, d), (0, -d)])
 
@@ -166,7 +171,8 @@ class BoardReader:
         base_pts = np.repeat(np.column_stack([self._centres, np.zeros(NUM_CELLS)]), kb, axis=0)
         base_pts[:, :2] += np.tile(0.6 * self._cell_offsets[:kb], (NUM_CELLS, 1))
         rim_pts = self._rim_points(heights)
-        allpts = np.vstack([tops, cell_pts, inter_pts, white_pts, base_pts, rim_pts])
+        print_pts = self._print_points()
+        allpts = np.vstack([tops, cell_pts, inter_pts, white_pts, base_pts, rim_pts, print_pts])
         uv = self._project(pose, allpts)
         h, w = frame.shape[:2]
         u = np.rint(uv[:, 0]).astype(np.int64)
@@ -176,8 +182,11 @@ class BoardReader:
         n0, n1 = NUM_CELLS, NUM_CELLS + len(cell_pts)
         n2 = n1 + len(inter_pts)
         n3 = n2 + len(white_pts)
-        n4 = len(allpts) - len(rim_pts)
+        n5 = len(allpts) - len(print_pts)
+        n4 = n5 - len(rim_pts)
         hidden = np.zeros(len(allpts), bool)
+        na, nr = len(_PRINT_ANGLES), len(_PRINT_RADII)
+        ring_valid = ok_ring = inside[n5:].reshape(NUM_CELLS, na, nr).all(axis=2)
         if heights is not None:
             # Lines of sight through other stacks: the tops' and bases' samples, and the
             # centre of each point between the cells (standing for its five samples; there
@@ -193,6 +202,11 @@ class BoardReader:
             between = _hidden(inter_pts[::m], np.full(len(self._inter), -1), camera,
                               self._centres, tops_mm, r + 0.1 * self.geometry.pitch_mm)
             hidden[n1:n2] = np.repeat(between, m)
+            # A print profile is hidden when its outer part is (tall neighbours lean over it).
+            outer = print_pts.reshape(NUM_CELLS, na, nr, 3)[:, :, (2 * nr) // 3].reshape(-1, 3)
+            ring_valid = ok_ring & ~_hidden(outer, np.repeat(np.arange(NUM_CELLS), na), camera,
+                                            self._centres, tops_mm, r * 1.06).reshape(
+                                                NUM_CELLS, na)
         ok = inside & ~hidden
         cells = vals[n0:n1].reshape(NUM_CELLS, k, 3)
         valid = ok[n0:n1].reshape(NUM_CELLS, k)
@@ -205,9 +219,27 @@ class BoardReader:
         base = vals[n3:n4].reshape(NUM_CELLS, kb, 3)
         base_valid = ok[n3:n4].reshape(NUM_CELLS, kb)
         known = None if heights is None else np.asarray(heights)
-        rim = _rim_contrast(vals[n4:], white)
+        rim = _rim_contrast(vals[n4:n5], white)
+        ring = vals[n5:].reshape(NUM_CELLS, na, nr, 3).mean(axis=3)
         return (CellSamples(cells, valid, white, inter_col, inter_white, self._inter_of, known,
-                            base, base_valid, rim), uv[:NUM_CELLS])
+                            base, base_valid, rim, ring, ring_valid), uv[:NUM_CELLS])
+
+    def _print_points(self) -> np.ndarray:
+        """Radial profiles on the board around each cell (z = 0): an empty cell shows the
+        board's own print there (circles, hexagons, fills, lattice), a hand over it does not."""
+        key = "print"
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        r = self.geometry.disc_radius_mm
+        dx = np.cos(_PRINT_ANGLES)[:, None] * _PRINT_RADII[None, :] * r
+        dy = np.sin(_PRINT_ANGLES)[:, None] * _PRINT_RADII[None, :] * r
+        pts = np.zeros((NUM_CELLS, len(_PRINT_ANGLES), len(_PRINT_RADII), 3))
+        pts[..., 0] = self._centres[:, 0, None, None] + dx[None]
+        pts[..., 1] = self._centres[:, 1, None, None] + dy[None]
+        out = pts.reshape(-1, 3)
+        self._cache[key] = out
+        return out
 
     def _rim_points(self, heights: Sequence[int] | None) -> np.ndarray:
         """Radial profiles across each top face's outline (at the expected top height; a
