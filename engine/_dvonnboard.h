@@ -33,9 +33,9 @@ static uint8_t NNEIGH[NC];
 static int8_t RING[NC][6];
 static uint64_t INTERIOR, EDGE;
 static uint8_t DIST[NC][NC];
-/* W_STACK, W_REACH, W_REACH_LIFE, W_REACH_NEAR, W_HIT, W_CUT*64, POSITION, SCALE, MAT_EARLY,
- * MAT_LATE */
-static int64_t W[10];
+/* W_STACK, W_MOVE, W_LIFE, W_ENEMY, POSITION, SCALE, MAT_EARLY, MAT_LATE (engine/evaluate.py) */
+#define NWEIGHTS 8
+static int64_t W[NWEIGHTS];
 static int ready = 0;
 
 typedef struct {
@@ -285,7 +285,6 @@ static int64_t placing_value(const Pos *s) {
 /* field_values() of evaluate.py: a small cache by DVONN mask (it rarely changes) */
 typedef struct {
     uint64_t red;
-    uint64_t ring1;
     int fv[NC];
     int used;
 } Field;
@@ -297,15 +296,12 @@ static const Field *field_values(uint64_t red) {
     int reds[NC], nr = 0;
     uint64_t m = red;
     while (m) { reds[nr++] = lowcell(m); m &= m - 1; }
-    f->ring1 = 0;
     for (int c = 0; c < NC; c++) {
-        int v = 64, near = 4;
+        int v = 64;
         for (int i = 0; i < nr; i++) {
             int d = DIST[c][reds[i]];
             if (d < 4) v += 64 >> (2 * d);
-            if (d < near) near = d;
         }
-        if (near == 1) f->ring1 |= 1ULL << c;
         f->fv[c] = v;
     }
     f->red = red;
@@ -318,35 +314,42 @@ static int64_t moving_value(const Pos *s, int *over_out) {
     uint64_t occ = s->occ, white = s->white, black = s->black, red = s->red;
     const Field *field = field_values(red);
     const int *fv = field->fv;
-    uint64_t ring1 = field->ring1;
     int64_t raw = 0, material = 0;
     for (int c = 0; c < NC; c++) {
         int h = s->h[c];
         if (!h) continue;
         int top = s->p[c][h - 1];
         if (top == PR) continue;
-        uint64_t enemy = top == PW ? black : white;
         int64_t v = W[0] * fv[c];
-        uint64_t nm = NMASK[c];
-        uint64_t links = occ & nm;
-        if (h <= MAXH && (links != nm || !((INTERIOR >> c) & 1))) {
+        if (h <= MAXH) {
             uint64_t reach = TMASK[c * 11 + h] & occ;
             if (reach) {
-                over = 0;
-                v += W[1] * popc(reach) + W[2] * popc(reach & red) + W[3] * popc(reach & ring1)
-                     + W[4] * popc(reach & enemy);
+                uint64_t enemy = top == PW ? black : white, rest = reach;
+                int64_t moves = 0, life = 0, hit = 0;
+                while (rest) {
+                    int t = lowcell(rest);
+                    rest &= rest - 1;
+                    moves += fv[t];
+                    if ((red >> t) & 1) life += fv[t];
+                    if ((enemy >> t) & 1) hit += fv[t];
+                }
+                v += W[1] * moves;
+                uint64_t nm = NMASK[c];
+                if ((occ & nm) != nm || !((INTERIOR >> c) & 1)) { /* it can move now */
+                    over = 0;
+                    v += W[2] * life + W[3] * hit;
+                }
             }
         }
-        if ((links & enemy) && !(links & (links - 1)) && !((red >> c) & 1)) v -= W[5] * h;
         if (top == PW) { raw += v; material += h; }
         else { raw -= v; material -= h; }
     }
     int64_t raw_material = 0;
-    if (W[8] || W[9]) {
+    if (W[6] || W[7]) {
         int64_t empty = NC - popc(occ);
-        raw_material = material * (W[8] + floordiv((W[9] - W[8]) * empty, NC));
+        raw_material = material * (W[6] + floordiv((W[7] - W[6]) * empty, NC));
     }
-    int64_t value = floordiv(raw * W[6], W[7]) + raw_material;
+    int64_t value = floordiv(raw * W[4], W[5]) + raw_material;
     *over_out = over;
     return is_black_to_act(s) ? -value : value;
 }

@@ -137,17 +137,17 @@ static PyObject *core_init(PyObject *self, PyObject *args) {
     for (int i = 0; i < NC * NC; i++) DIST[i / NC][i % NC] = (uint8_t)tmp[i];
     PyObject *seq = PySequence_Fast(weights, "weights");
     if (!seq) return NULL;
-    if (PySequence_Fast_GET_SIZE(seq) != 10) {
+    if (PySequence_Fast_GET_SIZE(seq) != NWEIGHTS) {
         Py_DECREF(seq);
-        PyErr_SetString(PyExc_ValueError, "weights: expected 10 ints");
+        PyErr_Format(PyExc_ValueError, "weights: expected %d ints", NWEIGHTS);
         return NULL;
     }
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0; i < NWEIGHTS; i++) {
         W[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(seq, i));
         if (W[i] == -1 && PyErr_Occurred()) { Py_DECREF(seq); return NULL; }
     }
     Py_DECREF(seq);
-    if (W[7] <= 0) {
+    if (W[5] <= 0) {
         PyErr_SetString(PyExc_ValueError, "weights: SCALE must be > 0");
         return NULL;
     }

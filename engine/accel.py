@@ -54,6 +54,18 @@ def position(game: Game) -> Position:
     return (tuple(game._stacks), game._ply, game._linked)
 
 
+def init(core: ModuleType) -> None:
+    """Load the board tables, Zobrist keys and the evaluation weights of engine/evaluate.py
+    into ``core`` (again after changing a weight there, e.g. in a tuning experiment)."""
+    core.init(
+        _game._Z, _game._Z_BLACK, _game._TARGETS, _ev._TARGET_MASKS, NEIGHBOURS,
+        NEIGHBOUR_MASKS, _game._RING, INTERIOR_MASK, EDGE_MASK,
+        tuple(d for row in _ev._DIST for d in row),
+        (_ev.W_STACK, _ev.W_MOVE, _ev.W_LIFE, _ev.W_ENEMY, _ev.POSITION, _ev.SCALE,
+         _ev.MAT_EARLY, _ev.MAT_LATE),
+    )
+
+
 def _load() -> tuple[ModuleType | None, ModuleType | None, str]:
     """(the initialised core module or None, the one searches use by default or None, why
     not when it is None)."""
@@ -65,13 +77,7 @@ def _load() -> tuple[ModuleType | None, ModuleType | None, str]:
             raise ImportError(f"{ENV}={choice} but the compiled core is not built ({exc}); "
                               "reinstall with a C compiler: pip install -e .") from exc
         return None, None, f"the compiled core is not built ({exc})"
-    core.init(
-        _game._Z, _game._Z_BLACK, _game._TARGETS, _ev._TARGET_MASKS, NEIGHBOURS,
-        NEIGHBOUR_MASKS, _game._RING, INTERIOR_MASK, EDGE_MASK,
-        tuple(d for row in _ev._DIST for d in row),
-        (_ev.W_STACK, _ev.W_REACH, _ev.W_REACH_LIFE, _ev.W_REACH_NEAR, _ev.W_HIT,
-         _ev.W_CUT * 64, _ev.POSITION, _ev.SCALE, _ev.MAT_EARLY, _ev.MAT_LATE),
-    )
+    init(core)
     if choice in ("python", "pure", "py"):
         return core, None, f"{ENV}={choice} forces the pure-Python engine"
     return core, core, "compiled core engine._dvonncore"
@@ -104,5 +110,5 @@ def perft(game: Game, depth: int) -> int:
     return result
 
 
-__all__ = ["BUILT", "CORE", "ENV", "MOVES", "WHY", "available", "backend", "code", "move", "perft",
-           "position"]
+__all__ = ["BUILT", "CORE", "ENV", "MOVES", "WHY", "available", "backend", "code", "init",
+           "move", "perft", "position"]

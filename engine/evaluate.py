@@ -6,11 +6,17 @@ so the search prefers any win to any unfinished position and then the larger mar
 
 Placing phase: own pieces near the DVONN pieces (they survive), edge pieces (they can always
 move), not clumped with own pieces (they can jump onto the opponent later).
-Moving phase: stacks controlled (weighted by how close they sit to a DVONN piece: safety),
-mobility (reach of each movable stack), moves onto DVONN stacks and onto enemy stacks, stacks
-that the opponent can cut off by moving their single link away. Material (pieces controlled
+Moving phase: stacks controlled, weighted by their cell's field value (how close it sits to
+the DVONN pieces: safety); each stack's landing cells, weighted by their field value too (a
+surrounded stack's count as well: it moves once a neighbour leaves); for a stack that can move
+now, extra for landing cells on DVONN stacks and on enemy stacks. Material (pieces controlled
 now) has weights MAT_EARLY/MAT_LATE but they are 0: in self-play every material term lost
 (75 % for none in 16 games at 0.1 s a move); near the end the search counts exactly anyway.
+
+The moving-phase terms were flat counts of landing cells plus a penalty for stacks the
+opponent could cut off by moving their single link away, until landing cells weighted by field
+value (the weighting PrimaDvonna's published evaluation uses) won 4/8 against PrimaDvonna at
+equal depth 5 where the flat counts won 2.5/26 (benchmarks/RESULTS.md).
 """
 
 from __future__ import annotations
@@ -43,19 +49,14 @@ _IS_EDGE = tuple(bool((EDGE_MASK >> c) & 1) for c in range(NUM_CELLS))
 _IS_INTERIOR = tuple(bool((INTERIOR_MASK >> c) & 1) for c in range(NUM_CELLS))
 
 # Weights (integers; field values are 64 at base, more near DVONN pieces).
-W_STACK = 100  # per controlled stack, times field value / 64
-W_MOVE = 22  # per reachable landing cell, times field value / 64
-W_LIFE = 18  # per move onto a stack holding a DVONN piece
-W_ENEMY = 22  # per move onto an enemy stack
-W_CUT = 40  # per piece in a stack the opponent can cut off (its one link is theirs to move)
+W_STACK = 100  # per controlled stack, times its field value
+W_MOVE = 25  # per landing cell, times its field value
+W_LIFE = 20  # extra per landing cell on a DVONN stack (a stack that can move), times its value
+W_ENEMY = 20  # extra per landing cell on an enemy stack (a stack that can move), times its value
 SCALE = 64 * 100  # raw units per "one stack-worth" before converting to centipieces
 MAT_EARLY = 0  # centipieces per piece of material while the board is full
 MAT_LATE = 0  # ... and when it is empty (self-play: material terms lose to none)
 POSITION = 40  # centipieces per stack-worth of position (SCALE raw units): scores read as pieces
-W_REACH = W_MOVE * 64
-W_REACH_LIFE = W_MOVE * 64 + W_LIFE * 128
-W_REACH_NEAR = W_MOVE * 16
-W_HIT = W_ENEMY * 64
 
 _field_cache: dict[int, tuple[tuple[int, ...], int, int, int]] = {}
 # TARGET_MASKS[cell * 11 + height]: the same as a mask.
@@ -152,7 +153,7 @@ def placing_value(game: Game) -> int:
 
 
 def moving_value(game: Game) -> int:
-    """Moving phase: stacks, mobility, attacks, cut-off threats, material (centipieces)."""
+    """Moving phase: stacks, landing cells, attacks, material (centipieces)."""
     return moving_value_and_over(game)[0]
 
 
@@ -164,13 +165,11 @@ def moving_value_and_over(game: Game) -> tuple[int, bool]:
     white = game._white
     black = game._black
     red = game._red
-    fv, ring1, _, _ = field_values(red)
+    fv = field_values(red)[0]
     tmasks = _TARGET_MASKS
     nmasks = NEIGHBOUR_MASKS
     interior = _IS_INTERIOR
-    w_stack, w_reach, w_life, w_near, w_hit = (W_STACK, W_REACH, W_REACH_LIFE, W_REACH_NEAR,
-                                               W_HIT)
-    w_cut = W_CUT * 64
+    w_stack, w_move, w_life, w_enemy = W_STACK, W_MOVE, W_LIFE, W_ENEMY
     tall = MAX_MOVING_HEIGHT
     raw = 0  # white minus black, raw units
     material = 0
@@ -183,23 +182,28 @@ def moving_value_and_over(game: Game) -> tuple[int, bool]:
         if top == "r":
             continue
         h = len(s)
-        enemy = black if top == "w" else white
         v = w_stack * fv[c]
-        nm = nmasks[c]
-        links = occ & nm
-        if h <= tall and (links != nm or not interior[c]):
+        if h <= tall:
             reach = tmasks[c * 11 + h] & occ
             if reach:
-                over = False
-                # Landing cells weighted like the field values (64 base, more near life),
-                # landing on a DVONN stack and on an enemy stack weigh extra.
-                v += (w_reach * reach.bit_count() + w_life * (reach & red).bit_count()
-                      + w_near * (reach & ring1).bit_count()
-                      + w_hit * (reach & enemy).bit_count())
-        # One link, held by the opponent, and no DVONN piece here: they can cut this stack off
-        # by moving that link away.
-        if links & enemy and not links & (links - 1) and not (red >> c) & 1:
-            v -= w_cut * h
+                enemy = black if top == "w" else white
+                moves = life = hit = 0
+                rest = reach
+                while rest:
+                    low = rest & -rest
+                    t = low.bit_length() - 1
+                    rest ^= low
+                    value_t = fv[t]
+                    moves += value_t
+                    if red & low:
+                        life += value_t
+                    if enemy & low:
+                        hit += value_t
+                v += w_move * moves
+                nm = nmasks[c]
+                if occ & nm != nm or not interior[c]:  # it can move now
+                    over = False
+                    v += w_life * life + w_enemy * hit
         if top == "w":
             raw += v
             material += h
