@@ -8,6 +8,8 @@ Prints plain ``name: value`` lines and match totals (recorded in benchmarks/RESU
     python benchmarks/ai.py levels --games 10     # each level vs greedy and random
     DVONN_PRIMADVONNA=/path/to/player python benchmarks/ai.py primadvonna --games 10 \
         --odds 1,2,4,8                            # CodeCup conditions (5 s a game each)
+    DVONN_PRIMADVONNA=... python benchmarks/ai.py depth --games 10 --depths 4,5
+                                                  # both at the same fixed depth
 
 PrimaDvonna (github maksverver/PrimaDvonna) is not part of this project: build it yourself
 (``make player CFLAGS='-O2 -DZOBRIST -DNDEBUG' LDFLAGS=``) and name the binary. Our engine
@@ -26,10 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.cli.ai import run_match  # noqa: E402
-from controller.players import PlayerError  # noqa: E402
+from controller.cli.ai import run_match, wilson  # noqa: E402
+from controller.players import ExternalPlayer, PlayerError  # noqa: E402
 from engine import accel  # noqa: E402
-from engine.ai import LEVELS  # noqa: E402
+from engine.ai import LEVELS, dvonn_placement  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.perft import perft  # noqa: E402
 from engine.search import Limits, Searcher  # noqa: E402
@@ -124,9 +126,55 @@ def bench_primadvonna(binary: str, games: int, odds: Sequence[float], seed: int,
             print(f"aborted: {exc}", flush=True)
 
 
+def bench_depth(binary: str, games: int, depths: Sequence[int], seed: int) -> None:
+    """Our search and PrimaDvonna's at the same fixed depth in the moving phase (ours places
+    at that depth too; PrimaDvonna's placing search is its own, about 1,000 evaluations): what
+    the evaluation and the search are worth apart from speed. Our engine runs in this process
+    (the compiled core unless DVONN_ENGINE=python), PrimaDvonna through the protocol."""
+    print(f"# our search: {accel.backend()} ({accel.WHY})", flush=True)
+    for depth in depths:
+        score = 0.0
+        margin = 0
+        ours_time = theirs_time = 0.0
+        for k in range(games):
+            game_seed = seed + k
+            white = k % 2 == 0
+            searcher = Searcher(seed=game_seed)
+            prima = ExternalPlayer([binary, f"--depth={depth}", f"--seed={game_seed + 7919}"],
+                                   game_time=3600.0)
+            try:
+                prima.new_game("b" if white else "w")
+                game = Game()
+                while not game.is_over():
+                    start = time.perf_counter()
+                    if (game.turn == "w") == white:
+                        move = dvonn_placement(game, game_seed) or searcher.search(
+                            game, Limits(depth=depth)).move
+                        assert move is not None
+                        prima.observe(game, move)
+                        ours_time += time.perf_counter() - start
+                    else:
+                        move = prima.choose(game)
+                        theirs_time += time.perf_counter() - start
+                    game.push(move)
+            finally:
+                prima.close()
+            w, b = game.score()
+            mine, theirs = (w, b) if white else (b, w)
+            score += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+            margin += mine - theirs
+            print(f"depth {depth} game {k + 1}: ours ({'White' if white else 'Black'}) "
+                  f"{mine} - {theirs} PrimaDvonna", flush=True)
+        low, high = wilson(score, games)
+        print(f"total depth {depth}: {score:g}/{games} = {100 * score / games:.1f} % "
+              f"(95 % CI {100 * low:.1f}-{100 * high:.1f} %), mean margin "
+              f"{margin / games:+.1f}; thinking ours {ours_time:.1f} s, PrimaDvonna "
+              f"{theirs_time:.1f} s", flush=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("part", choices=("speed", "strength", "levels", "primadvonna"))
+    parser.add_argument("part", choices=("speed", "strength", "levels", "primadvonna", "depth"))
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=1.0, help="speed: search time")
@@ -136,6 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--move-time", type=float, default=0.2, help="strength: s a move")
     parser.add_argument("--levels", default="1,2,3,4,5,6", help="levels: which")
     parser.add_argument("--odds", default="1", help="primadvonna: our time factors")
+    parser.add_argument("--depths", default="4,5", help="depth: fixed search depths")
     parser.add_argument("--game-time", type=float, default=5.0,
                         help="primadvonna: its seconds a game (CodeCup: 5)")
     args = parser.parse_args(argv)
@@ -151,8 +200,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("primadvonna: set DVONN_PRIMADVONNA to the path of its built player binary "
                   "(github maksverver/PrimaDvonna; not shipped with this project)")
             return 0
-        bench_primadvonna(binary, args.games, [float(x) for x in args.odds.split(",")],
-                          args.seed, args.game_time)
+        if args.part == "depth":
+            bench_depth(binary, args.games, [int(x) for x in args.depths.split(",")],
+                        args.seed)
+        else:
+            bench_primadvonna(binary, args.games, [float(x) for x in args.odds.split(",")],
+                              args.seed, args.game_time)
     return 0
 
 
