@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from controller.catchup import Limits  # noqa: E402
 from controller.physical import generate  # noqa: E402
 from controller.sessioncheck import replay_events, run_session, same  # noqa: E402
 
@@ -36,12 +37,15 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def run_kind(kind: str, games: int, first: int) -> None:
-    exact = red_order = 0
+    exact = 0
+    red_order: list[int] = []
     failed: list[int] = []
     behind: Counter[int] = Counter()
     takebacks = 0
     latency: list[float] = []
     catchup_latency: list[float] = []
+    nodes: list[int] = []
+    exhausted = 0
     stats: Counter[str] = Counter()
     start = time.perf_counter()
     for seed in range(first, first + games):
@@ -54,24 +58,26 @@ def run_kind(kind: str, games: int, first: int) -> None:
             failed.append(seed)
             got, want = list(outcome.lines), list(session.expected)
             if got[3:] == want[3:] and sorted(got[:3]) == sorted(want[:3]):
-                red_order += 1  # red pieces placed in one blackout: the sensors cannot tell
+                red_order.append(seed)  # red pieces placed in one blackout: no sensor can tell
         ctl = outcome.controller
         for plies in ctl.caught_up:
             if plies > 1:
                 behind[plies] += 1
             else:
                 takebacks += 1
-        for seconds, plies in ctl.latencies:
+        exhausted += ctl.exhausted
+        for seconds, plies, used in ctl.latencies:
             latency.append(seconds * 1000)
+            nodes.append(used)
             if plies > 1:
                 catchup_latency.append(seconds * 1000)
     took = time.perf_counter() - start
     print(f"{kind} games: {games} (seeds {first}..{first + games - 1}, {took:.0f} s)")
     print(f"{kind} exact replays: {exact}/{games} = {100 * exact / games:.1f} %")
     if failed:
-        print(f"{kind} differing seeds (first 10): {failed[:10]}")
+        print(f"{kind} differing seeds: {failed}")
     print(f"{kind} differing only in the order of two red pieces placed unseen (the same "
-          f"position; no sensor can tell): {red_order}")
+          f"position; no sensor can tell): {len(red_order)} {red_order}")
     print(f"{kind} mean events per game: " + ", ".join(
         f"{k} {v / games:.1f}" for k, v in sorted(stats.items())))
     print(f"{kind} catch-ups (plies behind -> count): " + (", ".join(
@@ -81,6 +87,11 @@ def run_kind(kind: str, games: int, first: int) -> None:
         print(f"{kind} snapshot with a search: median {statistics.median(latency):.2f} ms, "
               f"p99 {pct(latency, 0.99):.2f} ms, max {max(latency):.2f} ms "
               f"({len(latency)} snapshots)")
+    if nodes:
+        print(f"{kind} positions searched per answered snapshot: median "
+              f"{statistics.median(nodes):.0f}, p99 {pct(nodes, 0.99):.0f}, max {max(nodes)} "
+              f"(budget {Limits().snapshot} per snapshot, {Limits().nodes} per search); "
+              f"answers cut by the budget: {exhausted}")
     if catchup_latency:
         print(f"{kind} snapshot that caught up 2+ plies: median "
               f"{statistics.median(catchup_latency):.2f} ms, p99 "

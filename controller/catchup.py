@@ -12,7 +12,9 @@ stack still standing) at the end. In phase 1 a placement goes on a cell that rea
 with the right colour (camera) or magnet polarity (hall board). Take-backs are searched only
 when nothing forward explains the snapshot (a forward explanation always wins).
 
-The search is bounded by plies, nodes and time; :class:`Result` says when a bound cut it.
+The search is bounded by plies and by positions visited (nodes), never by the clock: the
+same log gives the same game on any machine, however loaded. A search cut by its node bound
+has not seen every explanation, so :func:`decide` commits nothing from it (``truncated``).
 """
 
 from __future__ import annotations
@@ -33,13 +35,15 @@ POLARITY = {"w": "n", "r": "n", "b": "s"}
 
 @dataclass(frozen=True)
 class Limits:
-    """Bounds of one search: forward plies (forced passes not counted), actions taken back,
-    positions visited, and seconds."""
+    """Bounds of the search: forward plies (forced passes not counted), actions taken back,
+    positions visited by one search (``nodes``) and by all the searches that answer one stable
+    snapshot together (``snapshot``: the controller's chain of inference passes shares it).
+    Positions, not seconds: a replay must not depend on the machine's load."""
 
     depth: int = 3
     back: int = 2
-    nodes: int = 4000
-    seconds: float = 0.05
+    nodes: int = 2000
+    snapshot: int = 3000
 
 
 @dataclass(frozen=True)
@@ -49,13 +53,16 @@ class Hypothesis:
     to act then held in the air (None: nothing in the hand). ``key`` identifies the resulting
     position and record (hash, ply, cut-off cells still to go, the stacks cut off);
     ``certain`` is False when a cell whose reading the sequence changes is unreadable now
-    (then it must not be committed)."""
+    (then it must not be committed). ``ordered`` is False when the sequence disagrees with
+    the order in which cells were seen to empty (a later move's source, or a stack cut off
+    and taken away, seen empty before the source of the move that made it possible)."""
 
     back: int
     moves: tuple[Move, ...]
     lifted: int | None
     key: tuple[int, int, int, int]
     certain: bool
+    ordered: bool = True
 
     @property
     def complete(self) -> bool:
@@ -74,7 +81,8 @@ class Hypothesis:
 
 @dataclass
 class Result:
-    """What a search found, and what it cost."""
+    """What a search found, and what it cost (``seconds`` is measured, never used to decide).
+    ``truncated``: a node bound cut it, so ``hypotheses`` may miss explanations."""
 
     hypotheses: list[Hypothesis] = field(default_factory=list)
     nodes: int = 0
@@ -108,7 +116,8 @@ def _popcount(x: int) -> int:
 class _Search:
     def __init__(self, game: Game, removals: Mapping[int, str],
                  history: Sequence[Mapping[int, str]], reading: _Reading, limits: Limits,
-                 hidden: int = 0, first: int | None = None) -> None:
+                 hidden: int = 0, first: int | None = None, nodes: int | None = None,
+                 since: Sequence[float] | None = None) -> None:
         self.g = game.copy()
         self.first = first
         self.removals = dict(removals)
@@ -118,9 +127,11 @@ class _Search:
         self.out: list[Hypothesis] = []
         self.nodes = 0
         self.truncated = False
-        self.deadline = time.perf_counter() + limits.seconds
+        self.max_nodes = limits.nodes if nodes is None else max(0, min(nodes, limits.nodes))
         self.moves: list[Move] = []
         self.cut: list[tuple[int, str]] = []  # stacks cut off on the way (the record differs)
+        self.cut_by: list[tuple[int, int]] = []  # (cell cut off, source of the move that cut it)
+        self.since = since
         self.back = 0
         self.root = game.snapshot(bool(reading.colour))
         self.hidden = (~reading.readable | hidden) & ((1 << NUM_CELLS) - 1)
@@ -162,16 +173,37 @@ class _Search:
                     certain = False
                     break
         key = (self.g.zobrist, self.g.ply, rm, hash(tuple(self.cut)))
-        self.out.append(Hypothesis(self.back, tuple(self.moves), lifted, key, certain))
+        self.out.append(Hypothesis(self.back, tuple(self.moves), lifted, key, certain,
+                                   self._ordered(lifted)))
+
+    def _ordered(self, lifted: int | None) -> bool:
+        """Whether the sources of the moves (then the stack in the hand) were seen to empty in
+        the order of the moves, and every stack cut off and gone was seen to empty no sooner
+        than the source of the move that cut it off (ties: seen in the same reading)."""
+        since = self.since
+        if since is None:
+            return True
+        last = float("-inf")
+        for m in self.moves:
+            if m.source is not None:
+                if since[m.source] < last:
+                    return False
+                last = since[m.source]
+        if lifted is not None and since[lifted] < last:
+            return False
+        for c, src in self.cut_by:
+            if since[c] < since[src]:
+                return False
+        return True
 
     def _spent(self) -> bool:
         if self.truncated:
             return True
-        self.nodes += 1
-        if self.nodes > self.limits.nodes or (
-                self.nodes % 64 == 0 and time.perf_counter() > self.deadline):
+        if self.nodes >= self.max_nodes:
             self.truncated = True
-        return self.truncated
+            return True
+        self.nodes += 1
+        return False
 
     # -- forward ------------------------------------------------------------------------------
     def forward(self, removals: dict[int, str], depth: int,
@@ -247,6 +279,7 @@ class _Search:
                 stack = stacks[c] + (stacks[src] if c == move.target else "")
                 after[c] = stack[-1]
                 self.cut.append((c, stack))
+                self.cut_by.append((c, src))
         passes = 0
         nxt = None if g.placing else g.legal_moves()
         while nxt == [PASS]:
@@ -258,6 +291,7 @@ class _Search:
         self.forward(after, depth - 1, nxt)
         del self.moves[len(self.moves) - passes - 1:]
         del self.cut[ncut:]
+        del self.cut_by[ncut:]
         for _ in range(passes + 1):
             g.pop()
 
@@ -304,6 +338,8 @@ def search(
     hidden: int = 0,
     first: int | None = None,
     extra: int = 0,
+    nodes: int | None = None,
+    since: Sequence[float] | None = None,
 ) -> Result:
     """Every bounded action sequence from ``game`` whose board agrees with ``snap``.
 
@@ -313,12 +349,17 @@ def search(
     placements. ``hidden``: cells unreadable right now (their last stable reading is in
     ``snap``): a sequence that changes one of them is not certain. ``first``: a stack seen
     lifted before: forward sequences must start with its move (or its lift). ``extra``:
-    also the sequences of up to that many more actions than the fewest that fit. Forward
-    sequences come first; take-backs only when none fits.
+    also the sequences of up to that many more actions than the fewest that fit. ``nodes``:
+    at most that many positions (what is left of a snapshot's budget; ``limits.nodes`` caps
+    it). ``since``: per cell, when it was first seen empty in the readings that led here
+    (infinity: not empty); sequences that disagree with that order are not ``ordered``, and
+    the search goes deeper for ordered ones. Forward sequences come first; take-backs only
+    when none fits.
     """
     limits = limits or Limits()
     start = time.perf_counter()
-    s = _Search(game, removals or {}, history, _Reading(snap, polarity), limits, hidden, first)
+    s = _Search(game, removals or {}, history, _Reading(snap, polarity), limits, hidden, first,
+                nodes, since)
     found: int | None = None
     best: list[Hypothesis] = []
     for depth in range(1, limits.depth + 1):  # the fewest actions first (decide() keeps those)
@@ -331,7 +372,8 @@ def search(
             break
         if s.out:
             best = s.out
-            found = depth if found is None else found
+            if found is None and any(h.ordered for h in s.out):
+                found = depth  # (only sequences out of order: look deeper for ordered ones)
     s.out = best or s.out
     k = 1
     while not s.out and k <= limits.back and not s.truncated:
@@ -349,7 +391,8 @@ class Decision:
     ``moves``: certain), 'lifted' (a stack of the side to act is in the hand: ``source``),
     'choose' (sequences that differ: ``choice`` are the cells that tell them apart, the
     targets of their first differing action; ``source`` its common source if any), 'wait'
-    (an explanation touches an unreadable cell) or 'none' (nothing explains the board).
+    (an explanation touches an unreadable cell) or 'none' (nothing explains the board, or the
+    search was cut short by its node bound: then it is not known what else would).
     """
 
     kind: str
@@ -380,10 +423,13 @@ def decide(result: Result, *, pick: int | None = None, slack: int = 0) -> Decisi
     read the same).
     """
     hyps = result.hypotheses
-    if not hyps:
+    if not hyps or result.truncated:  # a search cut short may miss explanations: no guess
         return Decision("none")
     back = min(h.back for h in hyps)
     hyps = [h for h in hyps if h.back == back]
+    # what was seen to empty first happened first: sequences out of that order only count
+    # when nothing else explains the board
+    hyps = [h for h in hyps if h.ordered] or hyps
     if back == 0 and any(h.complete and not h.moves for h in hyps):
         return Decision("idle")
     # the fewest actions explain it best (a stack in the hand counts as one): a cut-off stack

@@ -25,6 +25,7 @@ from engine.move import PASS, Move
 from hardware.events import ButtonEvent, SensorEvent, SnapshotEvent, StatusEvent
 
 Trace = Callable[[dict[str, Any]], None]
+_INF = float("inf")
 _MAX_CHAIN = 100
 
 
@@ -72,8 +73,15 @@ class TableController:
         self.polarity: str | None = None  # the hall board's latest per-cell magnet polarity
         self.searches: list[Result] = []  # the last catch-up searches (for benchmarks)
         self.search_count = 0
+        self._budget = self.limits.snapshot  # positions left for the current answer
+        #: the budget ran out after something was committed: the next reading (even the same)
+        #: goes on from there with a new budget (each reading's work stays bounded)
+        self._resume = False
+        self._cut = False  # a search of this inference pass was cut by its node bound
+        self.exhausted = 0  # answers whose node budget ran out (for benchmarks)
         self.caught_up: list[int] = []  # plies committed at once by one catch-up
-        self.latencies: list[tuple[float, int]] = []  # stable snapshots that needed a search
+        #: stable snapshots that needed a search: (seconds, plies moved, positions searched)
+        self.latencies: list[tuple[float, int, int]] = []
         self.colours = colours
         self.debouncer = Debouncer(timing)
         self.hints = hints
@@ -102,6 +110,9 @@ class TableController:
             else:
                 self.game_id = journal.new_game(white=players[0], black=players[1], source=source)
         self.stable: str | None = None
+        #: per cell, the time of the stable reading since which it reads empty (inf: it does
+        #: not): what emptied first happened first (controller.catchup, ``since``)
+        self._since: list[float] = [_INF] * 49
         self.removals: dict[int, str] = {}
         # the removals as they were before each action of the game (for take-backs)
         self._history: list[dict[int, str]] = [{} for _ in self.game.move_stack]
@@ -138,7 +149,7 @@ class TableController:
                 self.polarity = polarity
             snap = self.debouncer.feed(event.t, cells)
             hidden = self.debouncer.unreadable
-            if snap is None and (hidden != self._unreadable or turned):
+            if snap is None and (hidden != self._unreadable or turned or self._resume):
                 snap = self.debouncer.stable
             if snap is not None:
                 self._on_stable(event.t, snap)
@@ -193,13 +204,21 @@ class TableController:
     # ----------------------------------------------------------------- inference
     def _on_stable(self, t: float, snap: str) -> None:
         self.stable = snap
+        since = self._since
+        for c, ch in enumerate(snap):
+            if ch == ".":
+                if since[c] == _INF:
+                    since[c] = t
+            elif ch != "?":
+                since[c] = _INF
         searched = self.search_count
         start = time.perf_counter()
         ply = self.game.ply
         self._infer()
         if self.search_count > searched and len(self.latencies) < 100000:
-            # (seconds to answer this snapshot, plies it moved the game by)
-            self.latencies.append((time.perf_counter() - start, self.game.ply - ply))
+            # (seconds to answer this snapshot, plies it moved the game by, positions)
+            self.latencies.append((time.perf_counter() - start, self.game.ply - ply,
+                                   self.limits.snapshot - self._budget))
         self._emit(t)
 
     def _search(self, snap: str, hidden: int = 0) -> Result:
@@ -222,7 +241,10 @@ class TableController:
     def _run(self, snap: str, hidden: int, first: int | None) -> Result:
         result = search(self.game, snap, removals=self.removals, history=self._history,
                         polarity=self.polarity if self.check_polarity else None,
-                        limits=self.limits, hidden=hidden, first=first, extra=self._slack)
+                        limits=self.limits, hidden=hidden, first=first, extra=self._slack,
+                        nodes=self._budget, since=self._since)
+        self._budget -= result.nodes
+        self._cut = self._cut or result.truncated
         self.search_count += 1
         if len(self.searches) >= 1000:
             del self.searches[:500]
@@ -236,6 +258,11 @@ class TableController:
         if snap is None:
             return
         hidden = self._unreadable = self.debouncer.unreadable
+        # one node budget for this answer, shared by every search of the chain below: the
+        # worst case is bounded, and the same log gives the same game on any machine
+        self._budget = self.limits.snapshot
+        self._resume = False
+        ply = self.game.ply
         for _ in range(_MAX_CHAIN):
             expected = self.expected
             cleared = expected.cleared(snap)
@@ -261,12 +288,17 @@ class TableController:
             raised = e.choice & empty & ~self._choice_empty if e.kind == LIFTED else 0
             self.gesture |= raised
             result = d = None
+            self._cut = False
             if raised:
                 masked = "".join("?" if (raised >> c) & 1 else ch for c, ch in enumerate(snap))
                 result = self._search(masked, hidden)
                 d = decide(result, slack=slack)
                 if d.kind == "commit":  # nothing is settled while the gesture is under way
                     d = Decision("wait")
+                elif d.kind in ("choose", "lifted") and d.choice != e.choice:
+                    # not the prompt whose gesture this would be: the cell may be the
+                    # source of the next player's move, and the board itself says
+                    d = None
             if result is None or d is None or d.kind == "none":
                 result = self._search(snap, hidden)
                 d = decide(result, slack=slack)
@@ -287,6 +319,12 @@ class TableController:
                     pick = chosen.bit_length() - 1
                 if pick is not None and (d.choice >> pick) & 1:
                     d = decide(result, pick=pick, slack=slack)
+            if self._cut and d.kind != "commit":
+                # a search was cut by its node bound: decide() made that a mismatch (or a
+                # wait), never a guess; a new reading goes on from here, the same reading too
+                # when this answer committed something (progress, so no busy loop)
+                self.exhausted += 1
+                self._resume = self.game.ply != ply
             if not self._apply(d, diff):
                 return
         raise RuntimeError("inference did not settle")  # pragma: no cover - a bug guard
@@ -317,8 +355,11 @@ class TableController:
                 candidates |= self.game.destinations(d.source)
             choice = d.choice if d.choice & (d.choice - 1) else 0
             if choice != self.explanation.choice:  # a new prompt
-                self._choice_empty = _empty(self.stable or "")
-                self.gesture = 0
+                # a prompted cell still up (its gesture half made) stays a gesture: the
+                # prompt may change while it is up and come back when it is set down
+                up = self.gesture & _empty(self.stable or "")
+                self._choice_empty = _empty(self.stable or "") & ~up
+                self.gesture = up
             self._set(Explanation(LIFTED, source=d.source, candidates=candidates, choice=choice))
             if self.suggested is not None and not (choice >> self.suggested) & 1:
                 self.suggested = None

@@ -20,7 +20,7 @@ from controller.inference import LIFTED, MISMATCH, explain
 from controller.session import TableController
 from engine.game import Game
 from engine.geometry import CELL_NAMES, iter_cells
-from engine.move import Move
+from engine.move import PASS, Move
 from hardware.events import SnapshotEvent
 
 
@@ -271,9 +271,41 @@ def test_the_search_is_bounded_and_says_so() -> None:
     for c in list(iter_cells(g.movable()))[:3]:
         snap = at(snap, c, ".")
     r = search(g, snap, limits=Limits(nodes=2))
-    assert r.truncated and r.nodes <= 3
+    assert r.truncated and r.nodes == 2
+    assert decide(r).kind == "none"  # cut short: it may miss explanations, so no guess
+    assert search(g, snap, nodes=5).nodes == 5  # what is left of a snapshot's budget
     full = search(g, snap)
-    assert not full.truncated and full.seconds < 5
+    assert not full.truncated and full.nodes <= Limits().nodes
+    assert search(g, snap).nodes == full.nodes  # positions, not seconds: the same every time
+
+
+def test_one_budget_per_snapshot_then_the_next_reading_goes_on() -> None:
+    """All the searches answering one stable snapshot share one node budget: when it runs
+    out the board is a mismatch (never a guess, never a stall), and the next reading that
+    differs is answered afresh. The same log gives the same answers on any machine."""
+    g, found = first(_unique_pair(False))
+    assert isinstance(found, tuple)
+    m1, m2 = found
+    both = board(after(g, m1, m2), False)
+    need = search(g, both).nodes
+    f = feeder(g, False)
+    f.ctl.limits = Limits(snapshot=need - 1)  # one position short of the catch-up
+    spent = len(f.ctl.searches)
+    f.read(both)
+    assert sum(r.nodes for r in f.ctl.searches[spent:]) <= need - 1
+    assert f.ctl.actions == [str(m) for m in g.move_stack]
+    assert "mismatch" in f.roles().values() and f.ctl.exhausted
+    f.read(both)  # the same reading again: nothing new to answer (it was answered)
+    assert f.ctl.actions == [str(m) for m in g.move_stack]
+    f.ctl.limits = Limits()
+    g2 = after(g, m1, m2)
+    while not g2.is_over() and g2.legal_moves() == [PASS]:
+        g2.push(PASS)
+    s3 = next(iter_cells(g2.movable()))
+    f.read(at(both, s3, "."))  # the next player lifts a stack: a new reading, a new budget
+    played = [a for a in f.ctl.actions if a != "PASS"]
+    assert played == [str(m) for m in g2.move_stack if not m.is_pass]
+    assert f.ctl.explanation.kind == LIFTED and f.ctl.explanation.source == s3
 
 
 # ----------------------------------------------------------------------- polarity

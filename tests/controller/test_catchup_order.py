@@ -1,0 +1,98 @@
+"""Catch-up from hand-built positions and logs: the order in which cells were seen to empty
+is evidence (a stack taken away before a source was lifted was not cut off by that move), and
+a gesture outlives a prompt that changes while the prompted cell is up."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from table_helpers import PLACEMENT, Feeder, board, edit
+
+from controller.catchup import decide, search
+from controller.session import TableController
+from engine.game import Game
+from engine.geometry import CELL_NAMES, iter_cells
+from engine.move import Move
+from hardware.events import ButtonEvent, SnapshotEvent
+
+DATA = Path(__file__).parent / "data" / "catchup"  # a position, then a sensor log
+
+
+def _replay_from(path: Path) -> tuple[TableController, list[str], list[str]]:
+    lines = path.read_text().splitlines()
+    head = json.loads(lines[0])
+    ctl = TableController(game=Game.from_moves(head["position"]), colours=False)
+    for line in lines[1:]:
+        e = json.loads(line)
+        ctl.handle(ButtonEvent(e["t"], e["button"]) if "button" in e
+                   else SnapshotEvent(e["t"], e["cells"]))
+    ctl.settle()
+    return ctl, head["position"], head["then"]
+
+
+def test_a_stack_seen_gone_before_a_source_was_not_cut_off_by_that_move() -> None:
+    """Hall, after a blackout over two moves (D3D2 cutting off four stacks, then F1G2) that
+    left a prompt: F1 read empty long before I2 was lifted, so 'I2G2 cut off F1 and I4' (one
+    move, fewer than the true three) is out of the order the board was seen in; once the
+    prompt is answered the true moves are committed, in order, and the next one is asked
+    about (the log ends there)."""
+    ctl, position, then = _replay_from(DATA / "order_blackout.jsonl")
+    assert ctl.actions == position + then[:2]  # D3D2 (confirm), F1G2 (gesture on G2)
+    e = ctl.explanation
+    nxt = Move.parse(then[2])
+    assert e.kind == "lifted" and e.source == nxt.source
+    assert nxt.target is not None and (e.choice >> nxt.target) & 1
+
+
+def test_ordered_sequences_win_and_the_search_goes_deeper_for_them() -> None:
+    """The same position and board: without the order of emptying the fewest actions win
+    (one move); with it, the sequences that agree with what was seen first."""
+    lines = (DATA / "order_blackout.jsonl").read_text().splitlines()
+    head = json.loads(lines[0])
+    g = Game.from_moves(head["position"] + head["then"][:1])
+    final = Game.from_moves(head["position"] + head["then"])
+    snap = board(final)
+    for c in iter_cells(g.occupied & ~final.occupied):
+        snap = edit(snap, **{CELL_NAMES[c]: "."})
+    blind = decide(search(g, snap))
+    inf = float("inf")
+    # empty before: 0; the sources in the order of the moves: 1, 2, 3; stacks cut off and
+    # taken away: after them
+    since = [inf if ch != "." else 0.0 if not (g.occupied >> c) & 1 else 9.0
+             for c, ch in enumerate(snap)]
+    for i, m in enumerate(final.move_stack[len(g.move_stack):], 1):
+        if m.source is not None:
+            since[m.source] = float(i)
+    seen = decide(search(g, snap, since=since))
+    truth = [Move.parse(m) for m in head["then"][1:]]
+    # blind: one move of the last source, cutting off what was seen gone long before it
+    # (where it went is asked: committed, that one move would lose two true ones)
+    assert blind.kind == "choose" and blind.source == truth[-1].source
+    assert all(len(h.real_moves()) == 1 for h in blind.options)
+    # seen: the first true move's destination is asked for (hall cannot see it), no commit
+    assert seen.kind == "choose" and seen.source == truth[0].source
+    assert truth[0].target is not None and (seen.choice >> truth[0].target) & 1
+
+
+def test_a_gesture_outlives_a_prompt_that_changes_while_the_cell_is_up() -> None:
+    """Hall, placing: two pieces placed unseen (who placed which is asked), then a third
+    before anyone answers (all three asked). Lifting the first one's cell changes what the
+    board says (it is asked between the other two while the piece is up); setting it back
+    completes the gesture all the same: the first placement is committed, the rest asked."""
+    g = Game.from_moves(PLACEMENT[:20])
+    a, b, c = (Move.parse(m) for m in PLACEMENT[20:23])
+    assert a.target is not None and b.target is not None and c.target is not None
+    f = Feeder(game=g, colours=False)
+    f.read(board(g))
+    two = edit(board(g), **{PLACEMENT[20]: "x", PLACEMENT[21]: "x"})
+    f.read(two)
+    assert f.ctl.explanation.choice == (1 << a.target) | (1 << b.target)
+    three = edit(two, **{PLACEMENT[22]: "x"})
+    f.read(three)  # nobody answered: the next piece is placed
+    assert f.ctl.explanation.choice == (1 << a.target) | (1 << b.target) | (1 << c.target)
+    f.read(edit(three, **{PLACEMENT[20]: "."}))  # the gesture: lift the first piece ...
+    assert f.ctl.actions == [str(m) for m in g.move_stack]  # nothing settled meanwhile
+    f.read(three)  # ... and set it back
+    assert f.ctl.actions == PLACEMENT[:21]
+    assert f.ctl.explanation.choice == (1 << b.target) | (1 << c.target)
