@@ -420,7 +420,10 @@ class ColourModel:
             elif heights is not None and heights[c] > 0:
                 looks_empty = (de[c] <= th.empty and base_de[c] <= th.empty
                                and not no_print[c])
-                if looks_empty and best > de[c] + th.margin:
+                # Where the empty board and a piece both fit well and a disc edge shows, the
+                # position's prior decides: the stack is there (ivory on cream, black on felt).
+                fits = piece_ok and has_rim[k][c] and best <= 0.5 * th.unknown
+                if looks_empty and best > de[c] + th.margin and not fits:
                     label = "."  # the stack was lifted: the empty board shows
                 elif m.saturated[c] > th.saturated and not (k == "w" and whites_clip):
                     why = "glare"
@@ -436,7 +439,9 @@ class ColourModel:
             else:
                 # A piece is a flat, evenly lit top: a glare spot or a shadow edge is not.
                 # ... and its colour must be one the empty board cannot take in this frame.
-                clearly = (piece_ok and has_rim[k][c] and best + th.clearly <= de[c]
+                # A surprise needs more evidence than a confirmation: twice the disc edge.
+                clearly = (piece_ok and rim[c] >= 2.0 * (th.rim_dark if k == "b" else th.rim)
+                           and best + th.clearly <= de[c]
                            and m.saturated[c] < 0.05
                            and m.spread[c] <= th.flat and empty_c is not None
                            and _dist(means[k], empty_c[c], empty_s) >= th.separable)
