@@ -401,6 +401,7 @@ class Decision:
     source: int | None = None
     choice: int = 0
     options: tuple[Hypothesis, ...] = ()
+    by_source: bool = False  # 'choose': the cells are the sources (the targets are the same)
 
 
 def _first_difference(pool: Sequence[Hypothesis]) -> int:
@@ -413,11 +414,16 @@ def _first_difference(pool: Sequence[Hypothesis]) -> int:
         i += 1
 
 
-def decide(result: Result, *, pick: int | None = None, slack: int = 0) -> Decision:
+def decide(result: Result, *, pick: int | None = None, slack: int = 0,
+           picks: Sequence[int] = ()) -> Decision:
     """Turn hypotheses into one decision: commit only what every explanation agrees on.
 
     ``pick``: a cell the players pointed at (gesture, next/confirm) among the cells that tell
     the sequences apart; it keeps the sequences whose first differing action lands there.
+    When every first action lands on the same cell but they start from different stacks
+    (a blackout, then everything cut off: the board cannot tell), the cells that tell them
+    apart are the sources (``by_source``), and a pick keeps the sequences starting there.
+    ``picks``: the cells pointed at so far for this prompt, one per stage, in order.
     ``slack``: explanations with up to that many more actions than the fewest still count
     (while a prompt is unanswered, a cut-off stack taken away and the next player's lift
     read the same).
@@ -462,11 +468,20 @@ def decide(result: Result, *, pick: int | None = None, slack: int = 0) -> Decisi
         if m is not None and m.target is not None:
             choice |= 1 << m.target
             sources.add(m.source)
-    if pick is not None and (choice >> pick) & 1:
-        kept = [h for h in pool if h.moves and h.moves[0].target == pick]
-        return decide(Result(kept, result.nodes, result.truncated, result.seconds))
+    by_source = (None not in firsts and not choice & (choice - 1) and len(sources) > 1
+                 and None not in sources)
+    if by_source:
+        choice = sum(1 << c for c in sources if c is not None)
+    chain = list(picks) if picks else ([] if pick is None else [pick])
+    if chain and (choice >> chain[0]) & 1:
+        p = chain[0]
+        kept = [h for h in pool if h.moves and
+                (h.moves[0].source if by_source else h.moves[0].target) == p]
+        return decide(Result(kept, result.nodes, result.truncated, result.seconds),
+                      picks=chain[1:])
     if None in firsts:  # a lifted stack still in the air versus a landing: wait for it
         lifts = [h for h in pool if not h.moves]
         return Decision("lifted", source=lifts[0].lifted, choice=choice, options=tuple(pool))
     source = sources.pop() if len(sources) == 1 else None
-    return Decision("choose", source=source, choice=choice, options=tuple(pool))
+    return Decision("choose", source=source, choice=choice, options=tuple(pool),
+                    by_source=by_source)

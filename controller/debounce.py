@@ -4,8 +4,8 @@ A cell's new reading becomes *stable* once it has held ``stable`` seconds (0.5 s
 excursions shorter than ``noise`` seconds (0.2 s) neither count as a change nor restart the
 wait for one (a value is only accepted while it is being read, so a change that lasts less
 than ``stable`` never becomes stable). ``?`` (unreadable) carries no information: the cell
-keeps what it had. Time only comes from the events (and from :meth:`Debouncer.advance`), so
-replays are deterministic.
+keeps what it had, and nothing about it is judged until it reads again. Time only comes
+from the events (and from :meth:`Debouncer.advance`), so replays are deterministic.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ class _Cell:
             self.other, self.other_since = value, t
 
     def deadline(self, timing: Timing) -> float | None:
+        if self.hidden and (self.other or self.cand != self.stable):
+            return None  # judged only on a reading: the next one that is not '?'
         if self.other:  # a promotion waits until the interruption is judged
             return self.other_since + timing.noise
         if self.cand != self.stable:
@@ -59,7 +61,11 @@ class _Cell:
         return None
 
     def settle(self, t: float, timing: Timing) -> bool:
-        """Apply what time ``t`` decides; True when the stable value changed."""
+        """Apply what time ``t`` decides; True when the stable value changed. A cell under
+        '?' is not judged: a one-frame flicker just before a hand covers the cell must not
+        become a change while nothing can contradict it."""
+        if self.hidden:
+            return False
         if self.other and t - self.other_since >= timing.noise - 1e-9:
             self.cand, self.since, self.other = self.other, self.other_since, ""
         if (not self.other and self.cand != self.stable

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from controller.session import TableController
 
 CHOOSE_DESTINATION = "choose-destination"
+#: every candidate landed on the cell chosen, from different stacks: where did it come from?
+CHOOSE_SOURCE = "choose-source"
 _SIDE = {"w": "White", "b": "Black"}
 
 
@@ -64,12 +66,12 @@ def compose(ctl: TableController) -> BoardView:
         if e.source is not None:
             roles[e.source] = "source"
         for c in iter_cells(e.candidates):
-            roles[c] = "destination"
+            roles[c] = "source" if e.by_source else "destination"
         if ctl.suggested is not None and (e.candidates >> ctl.suggested) & 1:
             roles[ctl.suggested] = "suggest"
         blink = prompted = prompting(ctl)
         if blink:
-            prompt = CHOOSE_DESTINATION
+            prompt = CHOOSE_SOURCE if e.by_source else CHOOSE_DESTINATION
     elif game.placing and game.move_stack and not quiet:
         placed = game.move_stack[-1].target
         if placed is not None:
@@ -110,7 +112,8 @@ def message(ctl: TableController, *, prompted: int | None = None) -> str:
             w, b = game.score()
             parts.append(f"game over: white {w} black {b}")
     elif e.kind == LIFTED and (prompting(ctl) if prompted is None else prompted):
-        parts.append("lift the destination and set it back, or press next/confirm")
+        parts.append("press next/confirm on the cell the stack came from" if e.by_source
+                     else "lift the destination and set it back, or press next/confirm")
     elif game.placing:
         piece = game.piece_to_place()
         what = "a DVONN piece" if piece == "r" else "a piece"

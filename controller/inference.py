@@ -36,7 +36,8 @@ class Explanation:
     ``kind`` is one of IDLE, PLACE, LIFTED, MOVE, MISMATCH, WAIT. ``move`` is the action to
     commit (PLACE, MOVE). For LIFTED: ``source`` (the stack in the hand or whose landing is in
     doubt, if one), ``candidates`` (its legal targets, a mask) and ``choice`` (the cells that
-    tell the remaining explanations apart: the prompt; 0 when none is due). ``mismatch`` is
+    tell the remaining explanations apart: the prompt; 0 when none is due; ``by_source``:
+    they are the cells a stack may have come from, all landing on one cell). ``mismatch`` is
     the mask of cells no legal action explains. WAIT: an explanation needs a cell a hand
     still covers.
     """
@@ -47,6 +48,7 @@ class Explanation:
     candidates: int = 0
     choice: int = 0
     mismatch: int = 0
+    by_source: bool = False
 
 
 ONE_ACTION = Limits(depth=1, back=0)
@@ -82,7 +84,8 @@ def from_result(game: Game, expected: Expected, snap: str, result: Result,
         if d.source is not None:
             candidates |= game.destinations(d.source)
         return Explanation(LIFTED, source=d.source, candidates=candidates,
-                           choice=d.choice if d.choice & (d.choice - 1) else 0)
+                           choice=d.choice if d.choice & (d.choice - 1) else 0,
+                           by_source=d.by_source and bool(d.choice & (d.choice - 1)))
     if d.kind == "wait":
         return Explanation(WAIT, source=d.source)
     return Explanation(MISMATCH, mismatch=expected.diff(snap))

@@ -155,11 +155,12 @@ class _Players:
 
     # -- answering prompts -----------------------------------------------------------------
     def pending_target(self) -> int | None:
-        """Where the first action the controller has not committed really went, if the
-        controller's game is a prefix of the truth and a prompt asks about it."""
+        """Where the first action the controller has not committed really went (or, when the
+        LEDs ask where it came from, its source), if the controller's game is a prefix of the
+        truth and a prompt asks about it."""
         ctl = self.table.ctl
         view = ctl.view()
-        if view.prompt != "choose-destination":
+        if view.prompt not in ("choose-destination", "choose-source"):
             return None
         done = ctl.game.move_stack
         if [str(m) for m in done] != [str(m) for m in self.truth[:len(done)]]:
@@ -170,7 +171,8 @@ class _Players:
                 return None
         if len(done) >= len(self.truth):
             return None
-        target = self.truth[len(done)].target
+        move = self.truth[len(done)]
+        target = move.source if view.prompt == "choose-source" else move.target
         return target if target in view.blink else None
 
     def answer(self) -> None:

@@ -122,6 +122,7 @@ class TableController:
         self.gesture = 0
         self.suggested: int | None = None
         self._pick: int | None = None  # a cell chosen with confirm
+        self._picks: list[int] = []  # the cells chosen so far for the current prompt
         self.message = ""
         self.status = ""
         self.finished = False
@@ -301,12 +302,12 @@ class TableController:
                     d = None
             if result is None or d is None or d.kind == "none":
                 result = self._search(snap, hidden)
-                d = decide(result, slack=slack)
+                d = decide(result, slack=slack, picks=self._picks)
             if hidden and d.kind in ("none", "commit"):
                 # cells a hand covers now keep their last reading; what they may hide must not
                 # be able to change the decision: no mismatch, and no commit it would dispute
                 covered = "".join("?" if (hidden >> c) & 1 else ch for c, ch in enumerate(snap))
-                d2 = decide(self._search(covered, hidden), slack=slack)
+                d2 = decide(self._search(covered, hidden), slack=slack, picks=self._picks)
                 if d.kind == "none" and d2.kind != "none":
                     d = Decision("wait")
                 elif d.kind == "commit" and (d2.kind, d2.back, d2.moves) != (
@@ -318,7 +319,10 @@ class TableController:
                 if chosen and not chosen & (chosen - 1):
                     pick = chosen.bit_length() - 1
                 if pick is not None and (d.choice >> pick) & 1:
-                    d = decide(result, pick=pick, slack=slack)
+                    # one stage answered; a next stage (where from, when every candidate
+                    # landed on the picked cell) keeps what was answered so far
+                    self._picks = [*self._picks, pick]
+                    d = decide(result, slack=slack, picks=self._picks)
             if self._cut and d.kind != "commit":
                 # a search was cut by its node bound: decide() made that a mismatch (or a
                 # wait), never a guess; a new reading goes on from here, the same reading too
@@ -348,6 +352,7 @@ class TableController:
             if plies > 1 or d.back:
                 self.caught_up.append(plies)
             self._pick = None
+            self._picks = []
             return True
         if d.kind in ("lifted", "choose"):
             candidates = d.choice
@@ -360,7 +365,8 @@ class TableController:
                 up = self.gesture & _empty(self.stable or "")
                 self._choice_empty = _empty(self.stable or "") & ~up
                 self.gesture = up
-            self._set(Explanation(LIFTED, source=d.source, candidates=candidates, choice=choice))
+            self._set(Explanation(LIFTED, source=d.source, candidates=candidates, choice=choice,
+                                  by_source=d.by_source and bool(choice)))
             if self.suggested is not None and not (choice >> self.suggested) & 1:
                 self.suggested = None
             return False
@@ -382,6 +388,7 @@ class TableController:
             self.suggested = None
         if not e.choice:
             self.gesture = 0
+            self._picks = []
         self.lift_source = e.source if e.kind == LIFTED else None
         self.explanation = e
 

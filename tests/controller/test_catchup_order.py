@@ -96,3 +96,50 @@ def test_a_gesture_outlives_a_prompt_that_changes_while_the_cell_is_up() -> None
     f.read(three)  # ... and set it back
     assert f.ctl.actions == PLACEMENT[:21]
     assert f.ctl.explanation.choice == (1 << b.target) | (1 << c.target)
+
+
+#: Hall seed 58: a blackout over two moves, A1A2 (A2 cut off with it) then F5F2 cutting off
+#: everything that was left around them: eight first moves explain the board equally well.
+BLACKOUT_58 = (
+    "I4 F5 H3 A2 C3 F2 E4 D1 G3 F4 G5 G2 A1 D3 D5 C2 C1 K3 I2 H2 I5 I1 H5 J3 H1 E3 K4 C5 G1 "
+    "H4 D4 K5 F1 B3 F3 C4 G4 I3 J2 B2 D2 A3 J4 B4 E2 E1 B1 E5 J5 J2I1 C5B4 J5I5 C4C3 J4I4 "
+    "J3K4 H5G4 E5E4 H1G1 H2I2 G5F4 B3B4 C1C2 I3I2 F4H4 B2A2 I5G3 E3F3 E2D1 E1D1 G4E4 D1D4 "
+    "F1F2 D3E4 I4G2 A3A2 H4E4 F3F5"
+).split()
+
+
+def _confirm(f: Feeder, cell: int) -> None:
+    for _ in range(20):
+        if f.ctl.suggested == cell:
+            break
+        f.press("next")
+    assert f.ctl.suggested == cell
+    f.press("confirm")
+
+
+def test_where_the_cell_chosen_does_not_tell_the_moves_apart_the_source_is_asked() -> None:
+    """Two first moves land on A2 (A1A2, C2A2) and everything around was cut off: choosing
+    the destination A2 leaves two sequences, so the LEDs then ask where the stack came from
+    (next/confirm: the cells are empty); the answers so far are kept until it commits."""
+    g = Game.from_moves(BLACKOUT_58)
+    truth = [Move.parse("A1A2"), Move.parse("F5F2")]
+    end = Game.from_moves(BLACKOUT_58 + [str(m) for m in truth])
+    f = Feeder(game=g, colours=False)
+    f.read(board(g))
+    f.read(board(end))
+    view = f.ctl.view()
+    a2, a1 = truth[0].target, truth[0].source
+    assert a2 is not None and a1 is not None
+    assert view.prompt == "choose-destination" and a2 in view.blink
+    _confirm(f, a2)
+    view = f.ctl.view()
+    assert f.ctl.actions == BLACKOUT_58  # not yet: two moves landed on A2
+    assert view.prompt == "choose-source" and a1 in view.blink and len(view.blink) == 2
+    assert view.roles[a1] == "source"
+    far = CELL_NAMES[max(iter_cells(end.occupied))]
+    f.read(edit(board(end), **{far: "?"}))  # a sensor glitch: the board is looked at again
+    f.read(board(end))
+    assert f.ctl.view().prompt == "choose-source"  # and the answer so far stays
+    _confirm(f, a1)
+    played = [a for a in f.ctl.actions if a != "PASS"]
+    assert played == BLACKOUT_58 + [str(m) for m in truth]

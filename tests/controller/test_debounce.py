@@ -74,6 +74,21 @@ def test_unknown_does_not_interrupt_a_change() -> None:
     assert out[-1] == (pytest.approx(1.5), A)
 
 
+def test_a_flicker_just_before_a_hand_covers_the_cell_is_no_change() -> None:
+    """Camera seed 89: a cell reads empty for one frame, then a hand covers it for 0.5 s and
+    it reads its stack again: nothing ever read the flicker twice, so it never became
+    stable (it had read as a prompted cell lifted and set back: a gesture nobody made)."""
+    q = "?" + "." * 48
+    readings = [(0.0, A), (1.0, E)] + [(1.1 + i / 10, q) for i in range(6)] + [(1.7, A)]
+    assert run(readings, 5) == [(0.0, A)]
+
+
+def test_a_change_seen_again_after_a_hand_is_taken_at_once() -> None:
+    q = "?" + "." * 48
+    out = run([(0.0, E), (1.0, A), (1.3, q), (2.5, A)], 5)
+    assert out == [(0.0, E), (pytest.approx(2.5), A)]  # judged on a reading, not under '?'
+
+
 def test_unknown_first_reading_waits_for_a_value() -> None:
     q = "?" + "." * 48
     out = run([(0.0, q), (1.0, A)], 5)
