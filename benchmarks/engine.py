@@ -16,6 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine import accel  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.move import Move  # noqa: E402
 from engine.perft import perft  # noqa: E402
@@ -41,6 +42,23 @@ def bench_perft(depth: int) -> None:
         raise SystemExit(f"perft({depth}) = {leaves}, expected {RULES_PERFT[depth]}")
     line(f"perft{depth}_time", seconds, "s", ".2f")
     line(f"perft{depth}_leaves_per_second", leaves / seconds, "leaves/s")
+
+
+def bench_compiled_perft(depths: Sequence[int]) -> None:
+    """perft in the optional compiled core (engine/_dvonncore.c), same counts as Python."""
+    if accel.BUILT is None:
+        print(f"compiled_perft: not built ({accel.WHY})", flush=True)
+        return
+    pos = accel.position(Game.from_moves(RULES_PLACEMENT))
+    for depth in depths:
+        start = time.perf_counter()
+        leaves = accel.BUILT.perft(pos, depth)
+        seconds = time.perf_counter() - start
+        if depth in RULES_PERFT and leaves != RULES_PERFT[depth]:
+            raise SystemExit(f"compiled perft({depth}) = {leaves}, expected {RULES_PERFT[depth]}")
+        line(f"compiled_perft{depth}_leaves", leaves, "leaves")
+        line(f"compiled_perft{depth}_time", seconds, "s", ".3f")
+        line(f"compiled_perft{depth}_leaves_per_second", leaves / seconds, "leaves/s")
 
 
 def bench_random_games(seconds: float) -> list[Game]:
@@ -109,6 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     seconds = 1.0 if args.quick else 5.0
     bench_perft(3 if args.quick else 4)
+    bench_compiled_perft((4,) if args.quick else (4, 5))
     games = bench_random_games(seconds)
     positions = sample_positions(games, 200, random.Random(7))
     bench_movegen(positions, seconds / 2)
