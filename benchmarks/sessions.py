@@ -1,6 +1,7 @@
 """Physical table sessions: exact replays, catch-up figures and search latency.
 
     python benchmarks/sessions.py [--games N] [--kinds hall,camera] [--first SEED]
+        [--snapshot-nodes N] [--search-nodes N]
 
 For each sensor kind, N random games are played meanly on the simulated table
 (controller.physical: hands that cover, stacks held in the air, gestures only when the LEDs
@@ -36,7 +37,7 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else float("nan")
 
 
-def run_kind(kind: str, games: int, first: int) -> None:
+def run_kind(kind: str, games: int, first: int, limits: Limits) -> None:
     exact = 0
     red_order: list[int] = []
     failed: list[int] = []
@@ -45,13 +46,14 @@ def run_kind(kind: str, games: int, first: int) -> None:
     latency: list[float] = []
     catchup_latency: list[float] = []
     nodes: list[int] = []
+    cpu: list[float] = []
     exhausted = 0
     stats: Counter[str] = Counter()
     start = time.perf_counter()
     for seed in range(first, first + games):
-        session = generate(seed, kind)
+        session = generate(seed, kind, limits=limits)
         stats.update(session.stats)
-        outcome = replay_events(session.events)
+        outcome = replay_events(session.events, limits=limits)
         if same(outcome.lines, session.expected):
             exact += 1
         else:
@@ -66,9 +68,10 @@ def run_kind(kind: str, games: int, first: int) -> None:
             else:
                 takebacks += 1
         exhausted += ctl.exhausted
-        for seconds, plies, used in ctl.latencies:
+        for seconds, plies, used, cpu_seconds in ctl.latencies:
             latency.append(seconds * 1000)
             nodes.append(used)
+            cpu.append(cpu_seconds * 1000)
             if plies > 1:
                 catchup_latency.append(seconds * 1000)
     took = time.perf_counter() - start
@@ -86,11 +89,13 @@ def run_kind(kind: str, games: int, first: int) -> None:
     if latency:
         print(f"{kind} snapshot with a search: median {statistics.median(latency):.2f} ms, "
               f"p99 {pct(latency, 0.99):.2f} ms, max {max(latency):.2f} ms "
-              f"({len(latency)} snapshots)")
+              f"({len(latency)} snapshots; wall clock)")
+        print(f"{kind} the same, CPU time of this process: median {statistics.median(cpu):.2f} ms,"
+              f" p99 {pct(cpu, 0.99):.2f} ms, max {max(cpu):.2f} ms")
     if nodes:
         print(f"{kind} positions searched per answered snapshot: median "
               f"{statistics.median(nodes):.0f}, p99 {pct(nodes, 0.99):.0f}, max {max(nodes)} "
-              f"(budget {Limits().snapshot} per snapshot, {Limits().nodes} per search); "
+              f"(budget {limits.snapshot} per snapshot, {limits.nodes} per search); "
               f"answers cut by the budget: {exhausted}")
     if catchup_latency:
         print(f"{kind} snapshot that caught up 2+ plies: median "
@@ -117,10 +122,15 @@ def main() -> int:
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--first", type=int, default=0)
     p.add_argument("--kinds", default="hall,camera")
+    p.add_argument("--snapshot-nodes", type=int, default=Limits().snapshot,
+                   help="positions per stable snapshot (all its searches together)")
+    p.add_argument("--search-nodes", type=int, default=Limits().nodes,
+                   help="positions per search")
     args = p.parse_args()
+    limits = Limits(nodes=args.search_nodes, snapshot=args.snapshot_nodes)
     run_shared()
     for kind in args.kinds.split(","):
-        run_kind(kind, args.games, args.first)
+        run_kind(kind, args.games, args.first, limits)
     return 0
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from controller.catchup import Limits
 from controller.sensorlog import LogEvent
 from controller.session import TableController
 from engine.game import Game
@@ -66,7 +67,8 @@ class Session:
 class _Table:
     """The physical table and its sensor, feeding a live controller and the log at once."""
 
-    def __init__(self, kind: str, rng: random.Random, mean: Meanness, polarity: bool) -> None:
+    def __init__(self, kind: str, rng: random.Random, mean: Meanness, polarity: bool,
+                 limits: Limits | None = None) -> None:
         self.kind = kind
         self.rng = rng
         self.mean = mean
@@ -75,7 +77,7 @@ class _Table:
         self.covered: set[int] = set()
         self.t = 0.0
         self.events: list[LogEvent] = []
-        self.ctl = TableController(colours=kind == "camera")
+        self.ctl = TableController(colours=kind == "camera", limits=limits)
         self.dark = False  # a blackout: no readings
         self.stats: dict[str, int] = {}
 
@@ -355,13 +357,16 @@ def expected_lines(truth: list[Move]) -> list[str]:
     return lines
 
 
-def generate(seed: int, kind: str, mean: Meanness | None = None) -> Session:
-    """One whole random game on a ``kind`` ('hall' or 'camera') table, played meanly."""
+def generate(seed: int, kind: str, mean: Meanness | None = None,
+             limits: Limits | None = None) -> Session:
+    """One whole random game on a ``kind`` ('hall' or 'camera') table, played meanly
+    (``limits``: the search bounds of the live controller whose LEDs the players read)."""
     if kind not in ("hall", "camera"):
         raise ValueError(f"kind must be 'hall' or 'camera', got {kind!r}")
     rng = random.Random(f"{kind}-{seed}")
     mean = mean or Meanness()
-    table = _Table(kind, rng, mean, polarity=kind == "hall" and rng.random() < 0.5)
+    table = _Table(kind, rng, mean, polarity=kind == "hall" and rng.random() < 0.5,
+                   limits=limits)
     players = _Players(table, rng, mean)
     players.play()
     truth = [str(m) for m in players.truth]

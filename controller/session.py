@@ -80,8 +80,9 @@ class TableController:
         self._cut = False  # a search of this inference pass was cut by its node bound
         self.exhausted = 0  # answers whose node budget ran out (for benchmarks)
         self.caught_up: list[int] = []  # plies committed at once by one catch-up
-        #: stable snapshots that needed a search: (seconds, plies moved, positions searched)
-        self.latencies: list[tuple[float, int, int]] = []
+        #: stable snapshots that needed a search: (seconds, plies moved, positions searched,
+        #: CPU seconds of this process: the cost without the machine's other load)
+        self.latencies: list[tuple[float, int, int, float]] = []
         self.colours = colours
         self.debouncer = Debouncer(timing)
         self.hints = hints
@@ -214,12 +215,14 @@ class TableController:
                 since[c] = _INF
         searched = self.search_count
         start = time.perf_counter()
+        cpu = time.process_time()
         ply = self.game.ply
         self._infer()
         if self.search_count > searched and len(self.latencies) < 100000:
             # (seconds to answer this snapshot, plies it moved the game by, positions)
             self.latencies.append((time.perf_counter() - start, self.game.ply - ply,
-                                   self.limits.snapshot - self._budget))
+                                   self.limits.snapshot - self._budget,
+                                   time.process_time() - cpu))
         self._emit(t)
 
     def _search(self, snap: str, hidden: int = 0) -> Result:
