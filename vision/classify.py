@@ -265,7 +265,8 @@ class ColourModel:
     def _black_tint(self, m: Measured, occupied: np.ndarray) -> np.ndarray | None:
         """The chroma this table's black tops share (a black plastic is rarely quite neutral,
         and its tint is a large ratio on a dark top), from the frame's dark occupied tops
-        that show a disc edge: four at least, most of them alike; None when neutral."""
+        that show a disc edge: four at least, most of them alike; None when neutral. Returns
+        (tint, tint, the brightest a tinted black top may be)."""
         mid = 0.5 * (self.means["w"][0] + self.means["b"][0])
         dark = occupied & (m.piece[:, 0] < mid)
         if dark.sum() < 4:
@@ -275,7 +276,7 @@ class ColourModel:
         alike = (np.abs(x - med) <= np.array([0.15, 0.15])).all(axis=1)
         if alike.mean() < 0.6 or np.abs(med).max() <= 0.2:
             return None
-        return np.asarray(np.clip(med, -0.6, 0.6))
+        return np.append(np.clip(med, -0.6, 0.6), mid)
 
     def _piece_models(self, m: Measured, occupied: np.ndarray,
                       black_tint: np.ndarray | None = None
@@ -283,7 +284,7 @@ class ColourModel:
         """Piece centres and spreads sharpened by this frame's occupied tops."""
         means = {k: v.copy() for k, v in self.means.items()}
         if black_tint is not None:
-            means["b"][1:] = black_tint
+            means["b"][1:] = black_tint[:2]
         stds = {k: v.copy() for k, v in self.stds.items()}
         if not occupied.any():
             return means, stds
@@ -630,9 +631,9 @@ def _gate(d: np.ndarray, f: np.ndarray, black_tint: np.ndarray | None = None) ->
     lim1, lim2 = np.maximum(0.25, 0.07 / lum), np.maximum(0.3, 0.08 / lum)
     neutral = (np.abs(f[:, 1]) <= lim1) & (np.abs(f[:, 2]) <= lim2)
     dark = neutral
-    if black_tint is not None:
+    if black_tint is not None:  # (tint, tint, the brightest a tinted black top may be)
         dark = ((np.abs(f[:, 1] - black_tint[0]) <= lim1)
-                & (np.abs(f[:, 2] - black_tint[1]) <= lim2))
+                & (np.abs(f[:, 2] - black_tint[1]) <= lim2) & (f[:, 0] < black_tint[2]))
     d[:, 0] = np.where(neutral, d[:, 0], np.inf)
     d[:, 1] = np.where(dark, d[:, 1], np.inf)
     d[:, 2] = np.where(_red_hue(f), d[:, 2], np.inf)
