@@ -162,7 +162,10 @@ def measure_board(s: CellSamples, th: Thresholds, memory: np.ndarray | None = No
     chroma = np.abs(f[:, 1:] - centre[1:]).max(axis=1)
     # The spread of the board's own chroma (grain, prints) widens what counts as board, and
     # so does the noise of chroma in dark spots (a ratio to brightness).
-    mad = 1.4826 * float(np.median(chroma[ok]))
+    # (From the nearer quarter too, as for a half-normal spread: a hand or a sleeve may cover
+    # half of the board, and its points must not widen the board's own spread.)
+    mad = min(1.4826 * float(np.median(chroma[ok])),
+              3.13 * float(np.percentile(chroma[ok], 25)))
     limit = max(th.board_chroma, 4.0 * mad) + 0.03 / np.exp(f[:, 0])
     good = ok & (chroma < limit) & (np.abs(f[:, 0] - centre[0]) < th.board_light)
     seen = bool(good.sum() >= max(8, 0.4 * ok.sum()))
@@ -197,10 +200,10 @@ def print_match(ring: np.ndarray, ring_valid: np.ndarray, examples: np.ndarray,
     q = ring / np.maximum(med, 4.0) - 1.0
     sel = examples & (ring_valid.sum(axis=1) >= ring_valid.shape[1] // 2)
     if sel.sum() >= 4:
-        qs = np.where(ring_valid[sel][..., None], q[sel], np.nan)
-        with np.errstate(all="ignore"):
-            t = np.nanmedian(qs, axis=0)
-        t = np.where(np.isfinite(t), t, 0.0)
+        n, a, r = q[sel].shape
+        x = q[sel].reshape(n, a * r).T
+        mask = np.repeat(ring_valid[sel], r, axis=1).reshape(n, a * r).T
+        t = _median(x, mask, 0.0).reshape(a, r)
     elif template is not None:
         t = template
     else:
