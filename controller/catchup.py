@@ -88,6 +88,9 @@ class Result:
     nodes: int = 0
     truncated: bool = False
     seconds: float = 0.0
+    #: truncated, but only while looking for sequences of ``extra`` more actions: every
+    #: sequence of the fewest actions is there (enough to prompt, not to commit unasked)
+    level_done: bool = False
 
 
 class _Reading:
@@ -362,12 +365,15 @@ def search(
                 nodes, since)
     found: int | None = None
     best: list[Hypothesis] = []
+    level_done = False
     for depth in range(1, limits.depth + 1):  # the fewest actions first (decide() keeps those)
         if found is not None and depth > found + extra:
             break
         s.out = []
         s.forward(dict(s.removals), depth)
         if s.truncated:  # a deeper level cut short: keep the last complete one
+            # only the ``extra`` level was cut when the fewest-action level was complete
+            level_done = found is not None and bool(best)
             s.out = best or s.out
             break
         if s.out:
@@ -380,7 +386,7 @@ def search(
         if not s.backward(k):
             break
         k += 1
-    return Result(s.out, s.nodes, s.truncated, time.perf_counter() - start)
+    return Result(s.out, s.nodes, s.truncated, time.perf_counter() - start, level_done)
 
 
 @dataclass(frozen=True)
@@ -429,8 +435,10 @@ def decide(result: Result, *, pick: int | None = None, slack: int = 0,
     read the same).
     """
     hyps = result.hypotheses
-    if not hyps or result.truncated:  # a search cut short may miss explanations: no guess
-        return Decision("none")
+    if not hyps or result.truncated and not result.level_done:
+        return Decision("none")  # a search cut short may miss explanations: no guess
+    cut = result.truncated  # only the longer sequences are missing: prompt, never commit
+    none = Decision("none")
     back = min(h.back for h in hyps)
     hyps = [h for h in hyps if h.back == back]
     # what was seen to empty first happened first: sequences out of that order only count
@@ -453,14 +461,14 @@ def decide(result: Result, *, pick: int | None = None, slack: int = 0,
         h = pool[0]
         if not h.moves and h.lifted is not None:
             if h.back:
-                return Decision("commit", back=h.back)
+                return none if cut else Decision("commit", back=h.back)
             return Decision("lifted", source=h.lifted)
-        return Decision("commit", back=h.back, moves=h.moves)
+        return none if cut else Decision("commit", back=h.back, moves=h.moves)
     i = _first_difference(pool)
     if i > 0 or back:
         if not certain:
             return wait
-        return Decision("commit", back=back, moves=pool[0].moves[:i])
+        return none if cut else Decision("commit", back=back, moves=pool[0].moves[:i])
     firsts = {h.moves[0] if h.moves else None for h in pool}
     choice = 0
     sources = set()
@@ -477,8 +485,14 @@ def decide(result: Result, *, pick: int | None = None, slack: int = 0,
         p = chain[0]
         kept = [h for h in pool if h.moves and
                 (h.moves[0].source if by_source else h.moves[0].target) == p]
-        return decide(Result(kept, result.nodes, result.truncated, result.seconds),
-                      picks=chain[1:])
+        if cut and len({h.moves[0] for h in kept}) == 1:
+            # the players chose the first action: that one is theirs, what follows it is not
+            # known to be all there
+            if not all(h.certain for h in kept):
+                return wait
+            return Decision("commit", moves=kept[0].moves[:1])
+        return decide(Result(kept, result.nodes, result.truncated, result.seconds,
+                             result.level_done), picks=chain[1:])
     if None in firsts:  # a lifted stack still in the air versus a landing: wait for it
         lifts = [h for h in pool if not h.moves]
         return Decision("lifted", source=lifts[0].lifted, choice=choice, options=tuple(pool))

@@ -245,6 +245,29 @@ def test_a_pending_prompt_does_not_block_the_next_player() -> None:
     assert f.ctl.explanation.kind == LIFTED and f.ctl.explanation.source == s2
 
 
+def test_a_budget_cut_while_looking_one_action_further_still_prompts() -> None:
+    """While a prompt is unanswered one action more still counts; when the node budget runs
+    out on those longer sequences (hall seed 49: 23 stacks cut off and taken away one by
+    one read like as many lifts), every sequence of the fewest actions is still there: the
+    prompt stays (no mismatch flickering on and off), a choice commits that first action
+    only, and nothing is committed unasked."""
+    g, found = first(_ambiguous_then_lift)
+    assert isinstance(found, tuple)
+    s, truth, s2 = found
+    assert truth.target is not None
+    snap = at(at(board(g), s, "."), s2, ".")
+    fewest = search(g, snap)  # every sequence of the fewest actions
+    cut = search(g, snap, extra=1, nodes=fewest.nodes + 1)
+    assert cut.truncated and cut.level_done
+    assert {h.moves for h in cut.hypotheses} == {h.moves for h in fewest.hypotheses}
+    d = decide(cut, slack=1)
+    assert d.kind == "choose" and (d.choice >> truth.target) & 1
+    chosen = decide(cut, slack=1, pick=truth.target)
+    assert chosen.kind == "commit" and chosen.moves == (truth,)
+    short = search(g, snap, extra=1, nodes=fewest.nodes - 1)  # the fewest not all seen
+    assert short.truncated and not short.level_done and decide(short).kind == "none"
+
+
 def test_nothing_explains_it_is_a_mismatch_then_the_next_snapshot_is_looked_at() -> None:
     g = Game.from_moves(PLACEMENT)
     f = feeder(g, False)
