@@ -496,9 +496,12 @@ class ColourModel:
             strength = self.print_strength
         if self.debug is not None:
             self.debug["print"] = (score, template, strength)
-        if strength < th.print_strength:
+        if strength < 0.4 * th.print_strength:
             return np.zeros(NUM_CELLS, bool)
-        return np.asarray(np.isfinite(score) & (score < th.print_absent))
+        # A weaker print scores noisier: below full strength the bar drops (to -0.8 at 0.4).
+        bar = th.print_absent - 0.5 * max(0.0, th.print_strength - strength) / (
+            0.6 * th.print_strength)
+        return np.asarray(np.isfinite(score) & (score < bar))
 
     def _learn_empty_board(self, m: Measured, board: Board, usable: np.ndarray) -> None:
         """The empty board (at the start of a game): 49 labelled examples of "empty" on this

@@ -34,9 +34,9 @@ _PATTERN = np.array([(0.0, 0.0)]
 #: Radial profiles across a top face's outline: 12 directions, radii in disc radii.
 _RIM_ANGLES = np.radians(np.arange(0, 360, 30))
 _RIM_RADII = np.array([0.6, 0.8, 0.92, 1.04, 1.16, 1.35])
-#: Profiles across each cell's own print on the board (z = 0): 16 directions, radii in disc
+#: Profiles across each cell's own print on the board (z = 0): 12 directions, radii in disc
 #: radii from just inside a disc's footprint to short of the neighbours' (1.8 r < pitch - r).
-_PRINT_ANGLES = np.radians(np.arange(0, 360, 22.5))
+_PRINT_ANGLES = np.radians(np.arange(0, 360, 30))
 _PRINT_RADII = np.arange(0.55, 1.81, 0.07)
 #: Board points derived from a geometry (marker whites, points between the cells), by repr.
 _POINTS: dict[str, tuple[tuple[np.ndarray, dict[int, list[int]]],
@@ -102,6 +102,7 @@ class BoardReader:
             _POINTS[key] = (_marker_white_points(geometry), _interstices(geometry))
         (self._white_pts, self._white_of), (self._inter, self._inter_of) = _POINTS[key]
         self._cache: dict[str, np.ndarray] = {}
+        self._grey: tuple[np.ndarray, np.ndarray] | None = None  # (frame, its grey image)
         d = 1.5
         self._inter_offsets = np.array([(0, 0), (d, 0), (-d, 0), (0, d), (0, -d)])
 
@@ -109,6 +110,7 @@ class BoardReader:
     def locate(self, frame: np.ndarray) -> tuple[Pose, bool]:
         """The board pose and whether it is fresh (False: the last good pose, markers hidden)."""
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        self._grey = (frame, grey)
         h, w = grey.shape[:2]
         corners = self.detector.detect(grey)
         self._seen = tuple(sorted(corners))
@@ -178,11 +180,18 @@ class BoardReader:
         u = np.rint(uv[:, 0]).astype(np.int64)
         v = np.rint(uv[:, 1]).astype(np.int64)
         inside = (u >= 0) & (u < w) & (v >= 0) & (v < h)
-        vals = frame[np.clip(v, 0, h - 1), np.clip(u, 0, w - 1)].astype(np.float32)
         n0, n1 = NUM_CELLS, NUM_CELLS + len(cell_pts)
         n2 = n1 + len(inter_pts)
         n3 = n2 + len(white_pts)
         n5 = len(allpts) - len(print_pts)
+        uc, vc = np.clip(u, 0, w - 1), np.clip(v, 0, h - 1)
+        vals = frame[vc[:n5], uc[:n5]].astype(np.float32)
+        # The print profiles need brightness only: the grey image the markers were found in.
+        src, grey = self._grey if self._grey is not None else (None, None)
+        self._grey = None  # used once, right after locate() saw this very frame
+        if src is not frame or grey is None:
+            grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        ring = grey[vc[n5:], uc[n5:]].astype(np.float32)
         n4 = n5 - len(rim_pts)
         hidden = np.zeros(len(allpts), bool)
         na, nr = len(_PRINT_ANGLES), len(_PRINT_RADII)
@@ -203,10 +212,13 @@ class BoardReader:
                               self._centres, tops_mm, r + 0.1 * self.geometry.pitch_mm)
             hidden[n1:n2] = np.repeat(between, m)
             # A print profile is hidden when its outer part is (tall neighbours lean over it).
-            outer = print_pts.reshape(NUM_CELLS, na, nr, 3)[:, :, (2 * nr) // 3].reshape(-1, 3)
-            ring_valid = ok_ring & ~_hidden(outer, np.repeat(np.arange(NUM_CELLS), na), camera,
-                                            self._centres, tops_mm, r * 1.06).reshape(
-                                                NUM_CELLS, na)
+            # Only around the cells the position says are empty (where the print is judged).
+            empty = np.asarray(heights) == 0
+            outer = print_pts.reshape(NUM_CELLS, na, nr, 3)[empty, :, (2 * nr) // 3]
+            ring_valid = ok_ring.copy()
+            ring_valid[empty] &= ~_hidden(outer.reshape(-1, 3),
+                                          np.repeat(np.flatnonzero(empty), na), camera,
+                                          self._centres, tops_mm, r * 1.06).reshape(-1, na)
         ok = inside & ~hidden
         cells = vals[n0:n1].reshape(NUM_CELLS, k, 3)
         valid = ok[n0:n1].reshape(NUM_CELLS, k)
@@ -220,7 +232,7 @@ class BoardReader:
         base_valid = ok[n3:n4].reshape(NUM_CELLS, kb)
         known = None if heights is None else np.asarray(heights)
         rim = _rim_contrast(vals[n4:n5], white)
-        ring = vals[n5:].reshape(NUM_CELLS, na, nr, 3).mean(axis=3)
+        ring = ring.reshape(NUM_CELLS, na, nr)
         return (CellSamples(cells, valid, white, inter_col, inter_white, self._inter_of, known,
                             base, base_valid, rim, ring, ring_valid), uv[:NUM_CELLS])
 

@@ -76,3 +76,40 @@ def test_a_hand_the_colour_of_a_piece_or_the_board_gets_no_colour(seed: int, lik
     covered = [i for i, w in enumerate(truth.expected) if w == "?"]
     assert covered, "the hand must cover some cells"
     assert not [i for i in covered if got[i] in "wbr"], (like, got, truth.expected)
+
+
+@pytest.mark.parametrize("seed", [2, 4])
+def test_a_board_coloured_hand_hides_the_print_so_covered_empty_cells_read_unknown(
+        seed: int) -> None:
+    """Colour cannot tell a hand the colour of the board from the empty board; the board's own
+    print (circles, tinted fills) around each empty cell can: a hand lying there hides it."""
+    from vision.materials import Material
+
+    rng = np.random.default_rng(8000 + seed)
+    stacks = random_position(rng, 25)
+    scene = random_scene(rng, stacks, hands=1, size=SIZE, wide=True)
+    scene.material = Material(kind="card", albedo=(150, 190, 210), prints="circles+fills",
+                              fill=(110, 150, 170), ink=(50, 50, 50), table=(40, 60, 90))
+    for hand in scene.hands:
+        hand.skin = hand.sleeve = (150, 190, 210)
+    frame, truth = render(scene)
+    heights = heights_of(stacks)
+    got = BoardReader().read(frame, heights).snapshot
+    covered_empty = [i for i, w in enumerate(truth.expected) if w == "?" and heights[i] == 0]
+    assert covered_empty, "the hand must cover some empty cells"
+    assert all(got[i] == "?" for i in covered_empty), (got, truth.expected)
+    assert all(g in (w, "?") for g, w in zip(got, truth.expected, strict=True) if w != "*")
+
+
+def test_tinted_black_tops_read_black() -> None:
+    """A black plastic is rarely quite neutral, and on a dark top its tint is a large ratio:
+    the frame's own black tops teach it (here a purple black that failed the neutral gate)."""
+    rng = np.random.default_rng(5003)
+    stacks = random_position(rng, 10)
+    scene = random_scene(rng, stacks, size=SIZE, wide=True)
+    assert scene.pieces is not None
+    scene.pieces["b"] = (28, 20, 31)
+    scene.hands = []
+    frame, truth = render(scene)
+    got = BoardReader().read(frame, heights_of(stacks)).snapshot
+    assert not _wrong(got, truth.expected), _wrong(got, truth.expected)
