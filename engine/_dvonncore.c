@@ -297,7 +297,7 @@ static PyObject *Core_history(CoreObject *self, PyObject *unused) {
 }
 
 /* root(pos, moves, depth, (node_limit, check_at, check_every, deadline, last_check, clock,
- *      use_tt, use_pvs, use_ordering, noise, salt), nodes)
+ *      use_tt, use_pvs, use_ordering, noise, salt, max_entries), nodes)
  * -> (stopped, best, best_move, [(move, value), ...], nodes, check_at, last_check)
  * One iteration of Searcher._root. */
 static PyObject *Core_root(CoreObject *self, PyObject *args) {
@@ -307,13 +307,18 @@ static PyObject *Core_root(CoreObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOiOL", &pos, &moves_obj, &depth, &params, &nodes)) return NULL;
     Ctx x;
     memset(&x, 0, sizeof(Ctx));
-    long long node_limit, check_at, check_every, noise;
+    long long node_limit, check_at, check_every, noise, max_entries;
     unsigned long long salt;
     int use_tt, use_pvs, use_ordering;
-    if (!PyArg_ParseTuple(params, "LLLddOpppLK", &node_limit, &check_at, &check_every,
+    if (!PyArg_ParseTuple(params, "LLLddOpppLKL", &node_limit, &check_at, &check_every,
                           &x.deadline, &x.last_check, &x.clock, &use_tt, &use_pvs,
-                          &use_ordering, &noise, &salt))
+                          &use_ordering, &noise, &salt, &max_entries))
         return NULL;
+    if (max_entries < 1) {
+        PyErr_SetString(PyExc_ValueError, "max_entries must be >= 1");
+        return NULL;
+    }
+    x.max_entries = (size_t)max_entries;
     if (parse_pos(pos, &x.pos) < 0) return NULL;
     x.core = self;
     x.nodes = nodes;
@@ -385,7 +390,7 @@ static PyObject *Core_root(CoreObject *self, PyObject *args) {
         return NULL;
     }
     if (!x.stop && x.use_tt) {
-        Entry *e = map_put(&self->tt, root_key);
+        Entry *e = map_put(&self->tt, root_key, x.max_entries);
         if (!e) { Py_DECREF(scored); return PyErr_NoMemory(); }
         e->depth = (int16_t)depth;
         e->flag = EXACT;

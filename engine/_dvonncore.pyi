@@ -3,7 +3,8 @@
 from collections.abc import Callable, Sequence
 
 _Pos = tuple[tuple[str, ...], int, bool]
-_Params = tuple[int, int, int, float, float, Callable[[], float], bool, bool, bool, int, int]
+_Params = tuple[int, int, int, float, float, Callable[[], float], bool, bool, bool, int, int,
+                int]
 
 def init(z: Sequence[int], z_black: int, targets: Sequence[Sequence[int]],
          target_masks: Sequence[int], neighbours: Sequence[Sequence[int]],

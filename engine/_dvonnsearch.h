@@ -52,8 +52,12 @@ static int map_grow(Map *m) {
     return 0;
 }
 
-/* The entry for key, created (unused fields zero) when absent; NULL when out of memory. */
-static Entry *map_put(Map *m, uint64_t key) {
+static void map_clear(Map *m);
+
+/* The entry for key, created (unused fields zero) when absent; NULL when out of memory. A new
+ * key in a map holding max_entries empties it first (Searcher.max_entries). */
+static Entry *map_put(Map *m, uint64_t key, size_t max_entries) {
+    if (m->count >= max_entries && !map_find(m, key)) map_clear(m);
     if ((m->count + 1) * 2 > m->cap && map_grow(m) < 0) return NULL;
     size_t i = slot_of(key, m->cap);
     while (m->t[i].used) {
@@ -86,6 +90,7 @@ typedef struct {
     CoreObject *core;
     Pos pos;
     int64_t nodes, node_limit, check_at, check_every, noise;
+    size_t max_entries;
     double deadline, last_check;
     PyObject *clock;
     uint64_t salt;
@@ -184,7 +189,7 @@ static int64_t negamax(Ctx *x, int depth, int64_t alpha, int64_t beta, int ply) 
             value = placing_value(s);
             if (x->noise) value += noise_of(x, key);
         }
-        e = map_put(&core->evals, key);
+        e = map_put(&core->evals, key, x->max_entries);
         if (!e) { PyErr_NoMemory(); x->error = x->stop = 1; return 0; }
         e->value = value;
         return value;
@@ -251,7 +256,7 @@ static int64_t negamax(Ctx *x, int depth, int64_t alpha, int64_t beta, int ply) 
         }
     }
     if (x->use_tt) {
-        Entry *e = map_put(&core->tt, key);
+        Entry *e = map_put(&core->tt, key, x->max_entries);
         if (!e) { PyErr_NoMemory(); x->error = x->stop = 1; return 0; }
         e->depth = (int16_t)depth;
         e->flag = (int8_t)(best <= alpha0 ? UPPER : best >= beta ? LOWER : EXACT);

@@ -204,6 +204,26 @@ def test_search_options_are_identical(core: object, pvs: bool, tt: bool, orderin
         assert outcome(c) == outcome(py)
 
 
+@pytest.mark.parametrize("max_entries", [1, 37, 500])
+def test_bounded_tables_are_emptied_alike(core: object, max_entries: int) -> None:
+    """Tables that fill up inside a search are emptied at the same moment in both."""
+    for seed, placing in ((5, False), (6, True)):
+        game = searchable(seed + 30, placing)
+        py, c = (Searcher(seed=seed, max_entries=max_entries, accelerated=compiled).search(
+            game, Limits(depth=3)) for compiled in (False, True))
+        assert outcome(c) == outcome(py)
+        full = Searcher(seed=seed, accelerated=True)
+        assert full.search(game, Limits(depth=3)).score == c.score  # values do not change
+        assert accel.BUILT is not None
+        searcher = Searcher(seed=seed, max_entries=max_entries, accelerated=True)
+        searcher.search(game, Limits(depth=3))
+        assert searcher._core is not None
+        assert max(searcher._core.sizes()) <= max_entries
+        py_searcher = Searcher(seed=seed, max_entries=max_entries, accelerated=False)
+        py_searcher.search(game, Limits(depth=3))
+        assert (len(py_searcher.tt), len(py_searcher.evals)) == searcher._core.sizes()
+
+
 class FakeClock:
     """Advances by ``step`` seconds every time it is read."""
 
