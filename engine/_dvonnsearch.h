@@ -101,6 +101,8 @@ typedef struct {
 
 static int check(Ctx *x) {
     if (x->nodes >= x->node_limit) return 1;
+    /* Ctrl-C (and any other signal handler) gets through a long search */
+    if (PyErr_CheckSignals() < 0) { x->error = 1; return 1; }
     PyObject *r = PyObject_CallNoArgs(x->clock);
     if (!r) { x->error = 1; return 1; }
     double now = PyFloat_AsDouble(r);

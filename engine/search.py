@@ -8,6 +8,10 @@ control leaves a margin for that). The result is the best move of the deepest it
 finished, improved by a move of the unfinished iteration only when that move was searched
 completely and beat it.
 
+With the optional compiled core (engine/accel.py, engine/_dvonncore.c) each iteration's
+fixed-depth search runs in C with the same tables, move order, node counting and clock checks,
+so the results are the same as here; iterative deepening and the budget stay in this module.
+
 Determinism: for a given position, seed and node budget the result is always the same (time
 budgets depend on the machine's speed, node budgets do not). The seed only breaks ties among
 root moves and perturbs leaf values for the weak levels (``noise``).
