@@ -34,9 +34,9 @@ DEMO_EXTRAS = ""
 TEST_EXTRAS = "test,camera,web"
 
 
-#: Files whose change needs a reinstall (the optional C core is built by the install).
-BUILD_INPUTS = (ROOT / "pyproject.toml", ROOT / "setup.py",
-                *(ROOT / "engine").glob("_dvonn*.[ch]"))
+def build_inputs() -> list[Path]:
+    """Files whose change needs a reinstall (the install builds the optional C core)."""
+    return [ROOT / "pyproject.toml", ROOT / "setup.py", *(ROOT / "engine").glob("_dvonn*.[ch]")]
 
 
 def _extras_set(extras: str) -> frozenset[str]:
@@ -46,7 +46,7 @@ def _extras_set(extras: str) -> frozenset[str]:
 def installed_covers(extras: str) -> bool:
     """True when a fresh install stamp (newer than pyproject.toml, and than setup.py and the
     compiled search core's C source, which an install builds) holds all of ``extras``."""
-    newest = max(p.stat().st_mtime for p in BUILD_INPUTS if p.exists())
+    newest = max(p.stat().st_mtime for p in build_inputs() if p.exists())
     want = _extras_set(extras)
     for stamp in VENV.glob(".installed-*"):
         have = _extras_set(stamp.name[len(".installed-"):].replace("base", ""))

@@ -323,3 +323,29 @@ def test_the_core_is_used_when_built(core: object) -> None:
     out = _backend_in_child("")
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["compiled", "True"]
+
+
+def test_dev_py_reinstalls_when_the_c_sources_change(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """`python3 dev.py test` rebuilds the core after a change to its C sources or setup.py."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("dev_for_accel", ROOT / "dev.py")
+    assert spec is not None and spec.loader is not None
+    dev = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dev)
+    monkeypatch.setattr(dev, "ROOT", tmp_path)
+    monkeypatch.setattr(dev, "VENV", tmp_path / ".venv")
+    (tmp_path / "engine").mkdir()
+    (tmp_path / ".venv").mkdir()
+    for name in ("pyproject.toml", "setup.py", "engine/_dvonncore.c", "engine/_dvonnboard.h"):
+        (tmp_path / name).write_text("")
+        os.utime(tmp_path / name, (1000, 1000))
+    stamp = tmp_path / ".venv" / ".installed-test,camera,web"
+    stamp.touch()
+    os.utime(stamp, (2000, 2000))
+    assert dev.installed_covers("test")
+    for name in ("setup.py", "engine/_dvonncore.c", "engine/_dvonnboard.h"):
+        os.utime(tmp_path / name, (3000, 3000))
+        assert not dev.installed_covers("test"), name
+        os.utime(tmp_path / name, (1000, 1000))
