@@ -350,7 +350,10 @@ def render(scene: Scene, geometry: BoardGeometry | None = None) -> tuple[np.ndar
         _draw_hand(ids, hand, _HAND_ID)
         arms |= arm
         off = int(0.03 * w)
-        moved = np.roll(arm, (off, off), axis=(0, 1)).astype(np.float32)
+        # The shadow falls beside the arm (a shift, not np.roll: a shadow never wraps round
+        # to the opposite edge of the frame).
+        moved = np.zeros((h, w), np.float32)
+        moved[off:, off:] = arm[:h - off, :w - off]
         shade *= 1.0 - 0.4 * cv2.GaussianBlur(moved, (0, 0), 0.02 * w)
     for sx, sy, sr, strength in scene.shadows:
         blob = np.zeros((h, w), np.float32)
