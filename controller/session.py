@@ -292,6 +292,7 @@ class TableController:
             raised = e.choice & empty & ~self._choice_empty if e.kind == LIFTED else 0
             self.gesture |= raised
             result = d = None
+            from_masked = False  # the decision was read with the raised cells hidden
             self._cut = False
             if raised:
                 masked = "".join("?" if (raised >> c) & 1 else ch for c, ch in enumerate(snap))
@@ -303,6 +304,7 @@ class TableController:
                     # not the prompt whose gesture this would be: the cell may be the
                     # source of the next player's move, and the board itself says
                     d = None
+                from_masked = d is not None and d.kind != "none"
             if result is None or d is None or d.kind == "none":
                 result = self._search(snap, hidden)
                 d = decide(result, slack=slack, picks=self._picks)
@@ -321,6 +323,16 @@ class TableController:
                 pick = self._pick
                 if chosen and not chosen & (chosen - 1):
                     pick = chosen.bit_length() - 1
+                if pick is not None and (d.choice >> pick) & 1 and from_masked:
+                    # a choice is applied to the whole board as read, not to the board with
+                    # the prompted cells that are up hidden: one of them may have been the
+                    # next move's source (hall seed 884: its move was lost)
+                    result = self._search(snap, hidden)
+                    base = decide(result, slack=slack, picks=self._picks)
+                    if not (base.choice >> pick) & 1:
+                        pick = None
+                        if base.kind == "commit" and not hidden:
+                            d = base  # the board alone says it: the cell was a source
                 if pick is not None and (d.choice >> pick) & 1:
                     # one stage answered; a next stage (where from, when every candidate
                     # landed on the picked cell) keeps what was answered so far

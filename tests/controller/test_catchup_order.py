@@ -143,3 +143,18 @@ def test_where_the_cell_chosen_does_not_tell_the_moves_apart_the_source_is_asked
     _confirm(f, a1)
     played = [a for a in f.ctl.actions if a != "PASS"]
     assert played == BLACKOUT_58 + [str(m) for m in truth]
+
+
+def test_a_choice_reads_the_whole_board_not_the_prompted_cells_that_are_up() -> None:
+    """Hall seed 884: C2 lifted (where it landed is asked: B1, B2, C3), nobody answers, the
+    next player moves B2 onto B1, cutting off A1 and B1, which are taken away. B2 and B1 are
+    prompted cells now empty, as if held up for the gesture; the players then answer with
+    next/confirm (B1). The choice is applied to the board as read (B2 a source), not to it
+    with the raised cells hidden, where 'A1C3' was the only second move left: C2B1 is
+    committed and B2's move is asked about next (the log ends there)."""
+    ctl, position, then = _replay_from(DATA / "raised_source.jsonl")
+    assert ctl.actions == position + then[:1]
+    nxt = Move.parse(then[1])
+    e = ctl.explanation
+    assert e.kind == "lifted" and e.source == nxt.source
+    assert nxt.target is not None and (e.choice >> nxt.target) & 1
