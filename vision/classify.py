@@ -271,7 +271,8 @@ class ColourModel:
         that show a disc edge: four at least, most of them alike; None when neutral. Returns
         (tint, tint, the brightest a tinted black top may be)."""
         mid = 0.5 * (self.means["w"][0] + self.means["b"][0])
-        dark = occupied & (m.piece[:, 0] < mid)
+        # Red tops are dark too (log brightness below the middle): they are not black.
+        dark = occupied & (m.piece[:, 0] < mid) & ~_red_hue(m.piece)
         if dark.sum() < 4:
             return None
         x = m.piece[dark, 1:]

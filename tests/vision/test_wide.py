@@ -113,3 +113,24 @@ def test_tinted_black_tops_read_black() -> None:
     frame, truth = render(scene)
     got = BoardReader().read(frame, heights_of(stacks)).snapshot
     assert not _wrong(got, truth.expected), _wrong(got, truth.expected)
+
+
+def test_red_tops_do_not_teach_the_black_tint() -> None:
+    """Red tops are dark too: the three red pieces of the opening must not pass for this
+    table's black tint, or every black piece placed after them reads '?' and the game waits
+    (found by tests/controller/test_e2e_camera.py)."""
+    from dataclasses import replace
+
+    from vision.synthetic import Scene
+
+    stacks = [""] * 49
+    for cell, piece in ((10, "r"), (20, "r"), (30, "r"), (40, "w"), (25, "b"), (5, "b")):
+        stacks[cell] = piece
+    scene = Scene(stacks=stacks, size=(960, 720), tilt_deg=15.0, azimuth_deg=-90, yaw_deg=5.0,
+                  blur=0.5, noise=1.5)
+    frame, truth = render(replace(scene, seed=3))
+    heights = heights_of(stacks)
+    heights[5] = 0  # the black piece just placed: the position does not know it yet
+    got = BoardReader().read(frame, heights).snapshot
+    assert got[5] == "b", got
+    assert not _wrong(got, truth.expected), _wrong(got, truth.expected)
