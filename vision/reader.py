@@ -243,15 +243,21 @@ class BoardReader:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        r = self.geometry.disc_radius_mm
-        dx = np.cos(_PRINT_ANGLES)[:, None] * _PRINT_RADII[None, :] * r
-        dy = np.sin(_PRINT_ANGLES)[:, None] * _PRINT_RADII[None, :] * r
-        pts = np.zeros((NUM_CELLS, len(_PRINT_ANGLES), len(_PRINT_RADII), 3))
-        pts[..., 0] = self._centres[:, 0, None, None] + dx[None]
-        pts[..., 1] = self._centres[:, 1, None, None] + dy[None]
-        out = pts.reshape(-1, 3)
+        out = self._radial(_PRINT_ANGLES, _PRINT_RADII, np.zeros(NUM_CELLS))
         self._cache[key] = out
         return out
+
+    def _radial(self, angles: np.ndarray, radii: np.ndarray, z: np.ndarray) -> np.ndarray:
+        """Board points (mm) on rays from each cell's centre at ``radii`` disc radii, at
+        height ``z`` per cell: shape (49 * angles * radii, 3), cell by cell."""
+        r = self.geometry.disc_radius_mm
+        dx = np.cos(angles)[:, None] * radii[None, :] * r
+        dy = np.sin(angles)[:, None] * radii[None, :] * r
+        pts = np.empty((NUM_CELLS, len(angles), len(radii), 3))
+        pts[..., 0] = self._centres[:, 0, None, None] + dx[None]
+        pts[..., 1] = self._centres[:, 1, None, None] + dy[None]
+        pts[..., 2] = z[:, None, None]
+        return pts.reshape(-1, 3)
 
     def _rim_points(self, heights: Sequence[int] | None) -> np.ndarray:
         """Radial profiles across each top face's outline (at the expected top height; a
@@ -259,14 +265,7 @@ class BoardReader:
         side wall, shadow), a hand or a sleeve lying over the cell shows none."""
         z = (np.ones(NUM_CELLS) if heights is None
              else np.maximum(np.asarray(heights, float), 1.0)) * self.geometry.thickness_mm
-        r = self.geometry.disc_radius_mm
-        dx = np.cos(_RIM_ANGLES)[:, None] * _RIM_RADII[None, :] * r
-        dy = np.sin(_RIM_ANGLES)[:, None] * _RIM_RADII[None, :] * r
-        pts = np.empty((NUM_CELLS, len(_RIM_ANGLES), len(_RIM_RADII), 3))
-        pts[..., 0] = self._centres[:, 0, None, None] + dx[None]
-        pts[..., 1] = self._centres[:, 1, None, None] + dy[None]
-        pts[..., 2] = z[:, None, None]
-        return pts.reshape(-1, 3)
+        return self._radial(_RIM_ANGLES, _RIM_RADII, z)
 
     def _white(self, vals: np.ndarray, ok: np.ndarray, pose: Pose) -> np.ndarray:
         """The markers' white (their white modules and quiet zones) as a plane over the board,
