@@ -1,0 +1,213 @@
+"""What a frame shows of each cell and of the board between the cells: features, the
+board's light and disturbance, the print around each cell (the measurements the colour
+model in ``vision.classify`` decides on)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.geometry import NUM_CELLS
+
+
+@dataclass
+class Thresholds:
+    """Decision limits (squared normalised distances, shares of samples)."""
+
+    unknown: float = 16.0  # farther than this from every class: unknown colour
+    margin: float = 4.0  # best class must beat the second by this much
+    empty: float = 20.0  # within this of the empty cells: looks like the empty board
+    clearly: float = 10.0  # a piece must explain an expected-empty cell this much better
+    hidden: float = 0.5  # share of samples behind other stacks that makes a cell unreadable
+    saturated: float = 0.6  # share of clipped samples that makes a cell unreadable (glare)
+    spread: float = 0.12  # typical deviation of a cell's samples (white = 1): mixed
+    separable: float = 6.0  # a piece colour this far from the empty cells can be told apart
+    flat: float = 0.05  # typical deviation of a newly placed piece's top (white = 1)
+    rim: float = 0.06  # contrast across a top's outline below which no disc shows there
+    rim_dark: float = 0.03  # the same for a black top (steps between dark surfaces)
+    disturbed: float = 0.5  # share of a cell's visible surroundings covered by something foreign
+    print_strength: float = 2.5  # the board's print stands this far above the noise: usable
+    print_absent: float = -0.3  # print score below which the board's print does not show
+    board_chroma: float = 0.09  # chroma distance from the board (floor) for "foreign"
+    board_light: float = 1.0  # log brightness distance from the board for "foreign"
+
+
+@dataclass
+class CellSamples:
+    """Raw BGR samples of the 49 top faces plus the references measured in the same frame."""
+
+    cells: np.ndarray  # (49, K, 3) float32 raw, at the expected top of each cell
+    valid: np.ndarray  # (49, K) bool: not hidden behind another stack
+    white: np.ndarray  # (49, 3) marker-card white at each cell
+    #: (N, 3) raw colour of the board surface between the cells (nan: hidden) and, per cell,
+    #: the indices of its six surrounding points.
+    inter: np.ndarray = field(default_factory=lambda: np.full((0, 3), np.nan))
+    inter_white: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    inter_of: list[list[int]] = field(default_factory=list)
+    heights: np.ndarray | None = None  # (49,) what the controller believes, if known
+    #: (49, K, 3) raw samples of each cell's base on the board and their validity: a stack
+    #: the controller expects covers its base; a lifted one leaves it showing the empty cell.
+    base: np.ndarray | None = None
+    base_valid: np.ndarray | None = None
+    #: (49,) contrast across each top face's outline (white = 1): a disc has an edge there,
+    #: a hand or a sleeve over the cell has none, whatever its colour.
+    rim: np.ndarray | None = None
+    #: (49, A, R) brightness along radial profiles on the board around each cell (z = 0) and
+    #: (49, A) whether each profile is in view: the board's print shows there when empty.
+    ring: np.ndarray | None = None
+    ring_valid: np.ndarray | None = None
+
+
+def features(bgr: np.ndarray) -> np.ndarray:
+    """(..., 3) white-normalised BGR -> (..., 3) (log brightness, (R-G)/L, (B-G)/L)."""
+    lum = bgr.mean(axis=-1) + 0.02
+    return np.stack([np.log(lum), (bgr[..., 2] - bgr[..., 1]) / lum,
+                     (bgr[..., 0] - bgr[..., 1]) / lum], axis=-1)
+
+
+@dataclass
+class Board:
+    """The board surface between the cells, measured in one frame."""
+
+    feats: np.ndarray  # (3,) median features of the consistent surface points
+    shade: np.ndarray  # (49,) local light at each cell relative to the board's median (log)
+    disturbed: np.ndarray  # (49,) share of the cell's visible surroundings that is foreign
+    foreign: np.ndarray  # (49,) how many of them
+    seen: bool  # enough of the surface was visible to trust feats
+
+
+@dataclass
+class Measured:
+    """Per-cell measurements derived from CellSamples (arrays over the 49 cells)."""
+
+    raw: np.ndarray  # (49, 3) features of the robust mean colour (white-normalised)
+    piece: np.ndarray  # (49, 3) the same with the local light divided out
+    spread: np.ndarray  # (49,)
+    saturated: np.ndarray  # (49,)
+    hidden: np.ndarray  # (49,)
+    peak: np.ndarray  # (49,) median raw value of the brightest channel (255: clipped)
+
+
+def measure(cells: np.ndarray, valid: np.ndarray, white: np.ndarray, shade: np.ndarray
+            ) -> Measured:
+    """Reduce each cell's samples to robust features."""
+    norm = cells / np.maximum(white, 8.0)[:, None, :]
+    # Clipped: bright in every channel (a lamp's glare), not one channel under a warm cast.
+    clipped = (cells.max(axis=-1) >= 250) & (cells.mean(axis=-1) >= 230)
+    use = valid & ~clipped
+    # Mostly clipped (a white top under a bright lamp): use the clipped samples after all.
+    few = use.sum(axis=1) < 3
+    use[few] = valid[few]
+    med = _median(norm, use, 0.5)
+    f = features(med)
+    # Mixed colours: the typical sample's distance from the cell's brightness, relative to
+    # the gap between the cell and paper white (a glossy black's sheen is not a mix).
+    lum = norm.mean(axis=-1)
+    spread = _median(np.abs(lum - med.mean(axis=1)[:, None]), use, 0.0)
+    count = np.maximum(valid.sum(axis=1), 1)
+    saturated = (clipped & valid).sum(axis=1) / count
+    hidden = 1.0 - valid.mean(axis=1)
+    piece = f.copy()
+    piece[:, 0] -= shade
+    peak = _median(cells.max(axis=-1), valid, 0.0)
+    return Measured(f, piece, spread, saturated, hidden, peak)
+
+
+def measure_board(s: CellSamples, th: Thresholds, memory: np.ndarray | None = None) -> Board:
+    """The board's look between the cells, each cell's local light and foreign cover.
+
+    The board is what most of the surface between the cells shows, unless ``memory`` (the
+    board seen in clear views before) disagrees: then a hand covers most of it."""
+    shade = np.zeros(NUM_CELLS)
+    disturbed = np.zeros(NUM_CELLS)
+    if len(s.inter) == 0:
+        return Board(np.full(3, np.nan), shade, disturbed, disturbed, False)
+    norm = s.inter / np.maximum(s.inter_white, 8.0)
+    ok = np.all(np.isfinite(norm), axis=1)
+    if ok.sum() < 8:
+        return Board(np.full(3, np.nan), shade, disturbed, disturbed, False)
+    f = features(np.where(ok[:, None], norm, 0.5))
+    centre = np.median(f[ok], axis=0)
+    if memory is not None and (np.abs(centre[1:] - memory[1:]).max() > th.board_chroma
+                               or abs(centre[0] - memory[0]) > 0.7):
+        centre = memory.copy()
+    chroma = np.abs(f[:, 1:] - centre[1:]).max(axis=1)
+    # The spread of the board's own chroma (grain, prints) widens what counts as board, and
+    # so does the noise of chroma in dark spots (a ratio to brightness).
+    # (From the nearer quarter too, as for a half-normal spread: a hand or a sleeve may cover
+    # half of the board, and its points must not widen the board's own spread.)
+    mad = min(1.4826 * float(np.median(chroma[ok])),
+              3.13 * float(np.percentile(chroma[ok], 25)))
+    limit = max(th.board_chroma, 4.0 * mad) + 0.03 / np.exp(f[:, 0])
+    good = ok & (chroma < limit) & (np.abs(f[:, 0] - centre[0]) < th.board_light)
+    seen = bool(good.sum() >= max(8, 0.4 * ok.sum()))
+    if good.sum() >= 3:
+        centre = np.median(f[good], axis=0)
+    idx = np.asarray(s.inter_of)  # (49, 6), -1: not counted
+    vis = ok[np.maximum(idx, 0)] & (idx >= 0)
+    mine = vis & good[np.maximum(idx, 0)]
+    nvis = vis.sum(axis=1)
+    foreign = nvis - mine.sum(axis=1)
+    # Share of the visible surroundings that is foreign (two at least: one may be a print).
+    disturbed = np.where(foreign >= 2, foreign / np.maximum(nvis, 1), 0.0)
+    local = _median(f[np.maximum(idx, 0), 0], mine, 0.0)
+    # Shadows darken a lot; a lamp brightens a little (more is a print under the points).
+    shade = np.where(mine.sum(axis=1) >= 2, np.clip(local - centre[0], -1.0, 0.25), 0.0)
+    return Board(centre, shade, disturbed, foreign, seen)
+
+
+def print_match(ring: np.ndarray, ring_valid: np.ndarray, examples: np.ndarray,
+                template: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray | None, float]:
+    """How well each cell shows the board's own print around it (z = 0).
+
+    Each radial profile is taken relative to its own median brightness (shade and light cancel);
+    the print's template is the median profile, direction by direction, over the ``examples``
+    (cells the position says are empty and that read clearly), else ``template`` (learned
+    before). Per cell: (|Q|^2 - |Q - T|^2) / |T|^2 over its profiles in view: about 1 where the
+    print shows, about -1 where a plain surface (a hand, a sleeve) lies over it. Returns the
+    scores (nan: too little in view), the template and its strength relative to the noise
+    (|T|^2 over the examples' residual |Q - T|^2: small for a plain board)."""
+    med = np.median(ring, axis=2, keepdims=True)
+    q = ring / np.maximum(med, 4.0) - 1.0
+    sel = examples & (ring_valid.sum(axis=1) >= ring_valid.shape[1] // 2)
+    if sel.sum() >= 4:
+        n, a, r = q[sel].shape
+        x = q[sel].reshape(n, a * r).T
+        mask = np.repeat(ring_valid[sel], r, axis=1).reshape(n, a * r).T
+        t = _median(x, mask, 0.0).reshape(a, r)
+    elif template is not None:
+        t = template
+    else:
+        return np.full(len(ring), np.nan), None, 0.0
+    vis = ring_valid[..., None]
+    tt = (t * t).sum(axis=1)[None, :]  # (1, A)
+    num = np.where(ring_valid, 2.0 * (q * t[None]).sum(axis=2) - tt, 0.0).sum(axis=1)
+    den = np.where(ring_valid, tt, 0.0).sum(axis=1)
+    enough = ring_valid.sum(axis=1) >= ring_valid.shape[1] // 2
+    score = np.where(enough & (den > 0), num / np.maximum(den, 1e-9), np.nan)
+    strength = 0.0
+    if sel.sum() >= 4:
+        res = np.where(vis[sel], (q[sel] - t[None]) ** 2, 0.0).sum(axis=(1, 2))
+        n = np.maximum(ring_valid[sel].sum(axis=1), 1)
+        noise = float(np.median(res / n))
+        strength = float(tt.mean()) / max(noise, 1e-9)
+    return score, t, strength
+
+
+
+def _median(x: np.ndarray, mask: np.ndarray, default: float) -> np.ndarray:
+    """Median over axis 1 of the entries where ``mask`` (N, K) holds; ``default`` if none."""
+    inf = np.where(mask if x.ndim == 2 else mask[..., None], x, np.inf)
+    srt = np.sort(inf, axis=1)
+    n = mask.sum(axis=1)
+    lo = np.maximum((n - 1) // 2, 0)
+    hi = np.maximum(n // 2, 0)
+    idx = np.arange(len(x))
+    out = 0.5 * (srt[idx, np.minimum(lo, x.shape[1] - 1)]
+                 + srt[idx, np.minimum(hi, x.shape[1] - 1)])
+    none = n == 0
+    if x.ndim == 3:
+        none = none[:, None]
+    return np.asarray(np.where(none, default, out))
