@@ -18,8 +18,8 @@ import numpy as np
 from engine.errors import DvonnError
 from engine.geometry import CELL_NAMES, NUM_CELLS
 from vision.classify import ColourModel
-from vision.measure import CellSamples
 from vision.geometry import BoardGeometry
+from vision.measure import CellSamples
 from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, Pose, pose_from_markers
 
 if TYPE_CHECKING:
