@@ -442,8 +442,13 @@ def decide(result: Result, *, pick: int | None = None, slack: int = 0,
     back = min(h.back for h in hyps)
     hyps = [h for h in hyps if h.back == back]
     # what was seen to empty first happened first: sequences out of that order only count
-    # when nothing else explains the board
-    hyps = [h for h in hyps if h.ordered] or hyps
+    # when nothing else explains the board, and never rewrite the record: a take-back is the
+    # undo button or a board that only a take-back explains (hall seed 420: a stack knocked
+    # read as two moves taken back and another that cut off stacks gone long before)
+    ordered = [h for h in hyps if h.ordered]
+    if back and not ordered:
+        return Decision("none")
+    hyps = ordered or hyps
     if back == 0 and any(h.complete and not h.moves for h in hyps):
         return Decision("idle")
     # the fewest actions explain it best (a stack in the hand counts as one): a cut-off stack

@@ -158,3 +158,38 @@ def test_a_choice_reads_the_whole_board_not_the_prompted_cells_that_are_up() -> 
     e = ctl.explanation
     assert e.kind == "lifted" and e.source == nxt.source
     assert nxt.target is not None and (e.choice >> nxt.target) & 1
+
+
+# hall seed 420 of the sessions benchmark, up to the position where a stack was knocked
+_KNOCK_GAME = (
+    "F3 K3 I3 I4 E5 C1 C5 I2 D5 H1 J2 B4 G5 G1 I1 C4 D3 E2 D1 A2 H4 A1 D4 H2 G2 I5 B2 J4 C2 E4 "
+    "H3 J5 K5 C3 B1 K4 A3 H5 E1 J3 G3 B3 F1 D2 F4 F5 E3 G4 F2 E5F5 C1B1 D1E2 I5I4 H4H3 A2A3 "
+    "B2A1 J5J4 G3F3 K4J3 J2K3 I2H2 H3F3 D2C2 D3E4 G1H1 F2G2 B3A3 G5H5 G4F4 K3I3 J4H2 E3E2 C2E2 "
+    "C5C4 I4G2 F5D5 C3C4 D4E4").split()
+
+
+def test_a_knocked_stack_is_not_a_take_back_out_of_the_order_seen() -> None:
+    """Hall: C3C4 and D4E4 (each asked, answered by a gesture; D4E4 cuts off four stacks,
+    taken away), then F4 knocked off and put back. 'Take back both moves and play F4D4, which
+    cuts off C3, C4, D4 and the rest' explains the board with F4 up, but those cells were seen
+    empty long before F4 was: that rewrites the record against the evidence. F4 is a mismatch
+    while it is off; put back, the game goes on as it was."""
+    g = Game.from_moves(_KNOCK_GAME[:-2])
+    f = Feeder(game=g, colours=False)
+    f.read(board(g))
+    s = board(Game.from_moves(_KNOCK_GAME[:-1]))
+    f.read(s)  # C3 lifted: C4 or D4 (hall cannot see where it landed)
+    f.read(edit(s, C4="."))  # the gesture on C4
+    f.read(s)
+    f.read(edit(s, D4="."))  # D4 lifted: C4, D5 or E4
+    f.read(edit(s, D4=".", E4="."))  # the gesture on E4
+    f.read(edit(s, D4="."))
+    assert f.ctl.actions == _KNOCK_GAME
+    done = board(Game.from_moves(_KNOCK_GAME))  # the cut-off stacks taken away
+    f.read(done)
+    f.read(edit(done, F4="."))  # knocked off
+    assert f.ctl.actions == _KNOCK_GAME
+    assert f.ctl.explanation.kind == "mismatch"
+    f.read(done)  # put back
+    assert f.ctl.actions == _KNOCK_GAME
+    assert f.ctl.explanation.kind == "idle"
