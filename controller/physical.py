@@ -132,6 +132,10 @@ class _Table:
     def press(self, button: str) -> None:
         self.t = round(self.t + FRAME, 6)
         self._emit(ButtonEvent(self.t, button))
+        if not self.dark:
+            # The sensor goes on scanning while a button is pressed: a noisy reading just
+            # before a run of presses is answered by the next scan, not held for seconds.
+            self._emit(SnapshotEvent(self.t, self.cells(), self.polarities()))
 
     def cover(self, *cells: int) -> None:
         if self.kind == "camera":
