@@ -70,13 +70,20 @@ def test_the_computer_suggests_and_refuses_anything_else() -> None:
     assert opp.pending is None  # White (a person) acts now
 
 
-def test_a_stack_move_lights_source_and_destination() -> None:
+def _computer_to_move() -> tuple[Game, Opponent, Any, Move]:
+    """The RULES.md position, the computer (White) to move, its stack move suggested."""
     game = Game.from_moves(RULES_PLACEMENT)
     opp = Opponent("ai:2", "human", seed=1)
     ctl = table(game)
     opp.update(ctl)
     move = opp.pending
     assert move is not None and move.source is not None and move.target is not None
+    return game, opp, ctl, move
+
+
+def test_a_stack_move_lights_source_and_destination() -> None:
+    game, opp, ctl, move = _computer_to_move()
+    assert move.source is not None and move.target is not None
     assert opp.roles(ctl, None)[0] == {move.source: "suggest", move.target: "suggest"}
     # While the person holds the suggested stack, its destination stays lit.
     assert opp.roles(ctl, move.source)[0] == {move.target: "suggest"}
@@ -219,11 +226,7 @@ def test_an_external_program_plays_a_whole_table_game_with_passes() -> None:
 
 
 def test_lifting_another_stack_still_shows_the_computers_action() -> None:
-    game = Game.from_moves(RULES_PLACEMENT)
-    opp = Opponent("ai:2", "human", seed=1)
-    ctl = table(game)
-    opp.update(ctl)
-    move = opp.pending
-    assert move is not None and move.source is not None and move.target is not None
+    game, opp, ctl, move = _computer_to_move()
+    assert move.source is not None and move.target is not None
     other = next(m.source for m in game.legal_moves() if m.source != move.source)
     assert opp.roles(ctl, other)[0] == {move.source: "suggest", move.target: "suggest"}
