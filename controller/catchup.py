@@ -135,6 +135,10 @@ class _Search:
         self.cut: list[tuple[int, str]] = []  # stacks cut off on the way (the record differs)
         self.cut_by: list[tuple[int, int]] = []  # (cell cut off, source of the move that cut it)
         self.since = since
+        #: prune sequences out of the order cells were seen to empty in as they are built
+        #: (the first pass; only when it finds nothing is every order searched)
+        self.strict = False
+        self.order: list[float] = []  # when each move's source was first seen empty
         self.back = 0
         self.root = game.snapshot(bool(reading.colour))
         self.hidden = (~reading.readable | hidden) & ((1 << NUM_CELLS) - 1)
@@ -234,6 +238,8 @@ class _Search:
             lifts = r.empty & occ
             if self.first is not None and not self.moves and not self.back:
                 lifts &= 1 << self.first
+            if self.strict and self.order and lifts:
+                lifts &= self._after(self.order[-1])
             if depth >= 1 and not placing and lifts:
                 assert moves is not None
                 movable = 0
@@ -248,9 +254,14 @@ class _Search:
         if placing:
             piece = g.piece_to_place()
             assert piece is not None
-            for c in iter_cells(missing):
+            cells = missing
+            if not missing and depth >= 2 and g.ply == NUM_CELLS - 1:
+                # the 49th piece on the last empty cell, then lifted at once by the first
+                # move, all unseen (a blackout): its cell reads empty (hall seed 601)
+                cells = r.empty & ~occ
+            for c in iter_cells(cells):
                 read = r.snap[c]
-                if read != "x" and read != piece:
+                if read != "x" and read != piece and read != EMPTY:
                     continue
                 if r.polarity is not None and r.polarity[c] in "ns" and \
                         r.polarity[c] != POLARITY[piece]:
@@ -260,11 +271,23 @@ class _Search:
         sources = r.empty & occ
         if self.first is not None and not self.moves and not self.back:
             sources &= 1 << self.first
+        if self.strict and self.order and sources:
+            sources &= self._after(self.order[-1])
         if not sources or not moves:
             return
         for m in moves:
             if m.source is not None and (sources >> m.source) & 1:
                 self._step(m, removals, depth)
+
+    def _after(self, t: float) -> int:
+        """Mask of the cells first seen empty no sooner than ``t``."""
+        since = self.since
+        assert since is not None
+        out = 0
+        for c in iter_cells(self.r.empty):
+            if since[c] >= t:
+                out |= 1 << c
+        return out
 
     def _step(self, move: Move, removals: dict[int, str], depth: int) -> None:
         g = self.g
@@ -272,11 +295,16 @@ class _Search:
         after = removals
         ncut = len(self.cut)
         if cut:  # rare: read the cut-off stacks before the move, then play it again
+            src = move.source
+            assert src is not None
+            since = self.since
+            if self.strict and since is not None and any(
+                    since[c] < since[src] for c in iter_cells(cut & self.r.empty)):
+                g.pop()  # a stack it cuts off was seen gone before its source emptied
+                return
             g.pop()
             stacks = g.stacks()
             g.push_unchecked(move)
-            src = move.source
-            assert src is not None
             after = dict(removals)
             for c in iter_cells(cut):  # a target cut off shows the moved stack's top
                 stack = stacks[c] + (stacks[src] if c == move.target else "")
@@ -291,7 +319,13 @@ class _Search:
             nxt = g.legal_moves()
         self.moves.append(move)
         self.moves.extend([PASS] * passes)
+        ordered = self.since is not None and move.source is not None
+        if ordered:
+            assert self.since is not None and move.source is not None
+            self.order.append(self.since[move.source])
         self.forward(after, depth - 1, nxt)
+        if ordered:
+            self.order.pop()
         del self.moves[len(self.moves) - passes - 1:]
         del self.cut[ncut:]
         del self.cut_by[ncut:]
@@ -363,30 +397,42 @@ def search(
     start = time.perf_counter()
     s = _Search(game, removals or {}, history, _Reading(snap, polarity), limits, hidden, first,
                 nodes, since)
-    found: int | None = None
     best: list[Hypothesis] = []
     level_done = False
-    for depth in range(1, limits.depth + 1):  # the fewest actions first (decide() keeps those)
-        if found is not None and depth > found + extra:
-            break
-        s.out = []
-        s.forward(dict(s.removals), depth)
-        if s.truncated:  # a deeper level cut short: keep the last complete one
-            # only the ``extra`` level was cut when the fewest-action level was complete
-            level_done = found is not None and bool(best)
-            s.out = best or s.out
-            break
-        if s.out:
-            best = s.out
-            if found is None and any(h.ordered for h in s.out):
-                found = depth  # (only sequences out of order: look deeper for ordered ones)
-    s.out = best or s.out
+    if since is not None:  # first only the sequences in the order the cells emptied in
+        s.strict = True
+        best, level_done = _levels(s, limits.depth + extra, extra)
+        s.strict = False
+    if not best and not s.truncated:
+        best, level_done = _levels(s, limits.depth, extra)
+    s.out = best
     k = 1
     while not s.out and k <= limits.back and not s.truncated:
         if not s.backward(k):
             break
         k += 1
     return Result(s.out, s.nodes, s.truncated, time.perf_counter() - start, level_done)
+
+
+def _levels(s: _Search, max_depth: int, extra: int) -> tuple[list[Hypothesis], bool]:
+    """Forward sequences, the fewest actions first (decide() keeps those), then up to
+    ``extra`` actions more; returns them and whether only a level past the fewest was cut
+    by the node bound."""
+    found: int | None = None
+    best: list[Hypothesis] = []
+    for depth in range(1, max_depth + 1):
+        if found is not None and (depth > found + extra or depth > s.limits.depth):
+            break  # (past the usual depth only to find the fewest: a prompt unanswered)
+        s.out = []
+        s.forward(dict(s.removals), depth)
+        if s.truncated:  # a deeper level cut short: keep the last complete one
+            # only the ``extra`` level was cut when the fewest-action level was complete
+            return best or s.out, found is not None and bool(best)
+        if s.out:
+            best = s.out
+            if found is None and any(h.ordered for h in s.out):
+                found = depth  # (only sequences out of order: look deeper for ordered ones)
+    return best, False
 
 
 @dataclass(frozen=True)

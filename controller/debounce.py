@@ -6,6 +6,13 @@ wait for one (a value is only accepted while it is being read, so a change that 
 than ``stable`` never becomes stable). ``?`` (unreadable) carries no information: the cell
 keeps what it had, and nothing about it is judged until it reads again. Time only comes
 from the events (and from :meth:`Debouncer.advance`), so replays are deterministic.
+
+Silence is evidence only from a source that reports changes alone. A source that streams
+(the sensor board's heartbeat, a camera: its last readings came at most ``noise`` apart) and
+then goes silent (a link lost, a Pi rebooting) has confirmed nothing during the silence: a
+change falls due only within ``noise`` of a reading, else on the next reading that still
+shows it (hall seed 432: a one-frame noise reading just before a blackout of two seconds
+became a placement). The end of a replay holds the last reading for ever (``held``).
 """
 
 from __future__ import annotations
@@ -15,6 +22,8 @@ from dataclasses import dataclass
 from engine.geometry import NUM_CELLS
 
 UNKNOWN = "?"
+#: A source streams once this many gaps in a row between its readings were at most ``noise``.
+STREAK = 3
 
 
 @dataclass(frozen=True)
@@ -88,8 +97,10 @@ class Debouncer:
         self._cells: list[_Cell] | None = None
         self._raw = ""  # the last raw reading (a repeat of it changes nothing but time)
         self._hidden = 0
-        self._deadline: float | None = None  # cached next_deadline()
+        self._deadline: float | None = None  # cached earliest deadline of any cell
         self._deadline_ok = False
+        self._last: float | None = None  # when the latest reading came
+        self._streak = 0  # consecutive gaps between readings of at most ``noise``
 
     @property
     def stable(self) -> str | None:
@@ -103,28 +114,56 @@ class Debouncer:
         """Mask of the cells whose latest raw reading was '?' (a hand over them, glare)."""
         return self._hidden
 
-    def next_deadline(self) -> float | None:
-        """The earliest time at which :meth:`advance` may change something (None: never)."""
+    @property
+    def streaming(self) -> bool:
+        """Whether the source streams: its last readings came at most ``noise`` apart."""
+        return self._streak >= STREAK
+
+    def _heard_until(self) -> float | None:
+        """How far silence still counts as evidence (None: without limit)."""
+        if self._last is None or not self.streaming:
+            return None
+        return self._last + self.timing.noise + 1e-9
+
+    def next_deadline(self, *, held: bool = False) -> float | None:
+        """The earliest time at which :meth:`advance` may change something (None: never, or
+        not before the next reading). ``held``: the last reading holds for ever (the end of
+        a replay)."""
         if self._cells is None:
             return None
         if not self._deadline_ok:
             times = [d for c in self._cells if (d := c.deadline(self.timing)) is not None]
             self._deadline = min(times) if times else None
             self._deadline_ok = True
-        return self._deadline
+        due = self._deadline
+        heard = None if held else self._heard_until()
+        if due is not None and heard is not None and due > heard:
+            return None  # a streaming source went silent: the next reading judges
+        return due
 
-    def advance(self, t: float) -> str | None:
+    def advance(self, t: float, *, held: bool = False) -> str | None:
         """Let time pass up to ``t``; returns the new stable snapshot if it changed."""
         if self._cells is None:
             return None
-        due = self.next_deadline()
+        due = self.next_deadline(held=held)
         if due is None or due - 1e-9 > t:  # no cell can settle before its deadline
             return None
+        heard = None if held else self._heard_until()
+        if heard is not None:
+            t = min(t, heard)
         self._deadline_ok = False
         changed = False
         for cell in self._cells:
             changed |= cell.settle(t, self.timing)
         return self.stable if changed else None
+
+    def _heard(self, t: float) -> None:
+        """A reading came at ``t``."""
+        if self._last is not None and t - self._last <= self.timing.noise + 1e-9:
+            self._streak += 1
+        else:
+            self._streak = 0
+        self._last = t
 
     def _note(self, cells: str) -> None:
         self._raw = cells
@@ -148,13 +187,16 @@ class Debouncer:
             for cell in self._cells:
                 cell.since = t
             self._note(cells)
+            self._heard(t)
             self._deadline_ok = False
             return self.stable
         if cells == self._raw:  # the same reading again: only time passes
+            self._heard(t)  # (it confirms every cell up to t)
             return self.advance(t)
         self._note(cells)
         before = self.stable
-        self.advance(t)
+        self.advance(t)  # (up to what the silence before this reading still confirms)
+        self._heard(t)
         for cell, value in zip(self._cells, cells, strict=True):
             cell.read(t, value)
             cell.settle(t, self.timing)  # a zero noise time acts at once

@@ -249,6 +249,11 @@ class _Players:
             if not dark_next:
                 t.dark = False
             self.pause(0.6, 1.0)
+        # the game is over: a blackout meant to last over the next action ends here (a Pi
+        # rebooting comes back, shows its prompt and the players answer it; before, the log
+        # ended in the dark with one last reading and the last move never answered: hall
+        # seeds 220, 658, camera 321, 719)
+        t.dark = False
         self.answer()
         self.take_late()
         t.frames(2.0)

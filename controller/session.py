@@ -21,6 +21,7 @@ from controller.expected import Expected, has_colours, names, strip_colours
 from controller.inference import IDLE, LIFTED, MISMATCH, WAIT, Explanation
 from controller.view import BoardView
 from engine.game import Game
+from engine.geometry import iter_cells
 from engine.move import PASS, Move
 from hardware.events import ButtonEvent, SensorEvent, SnapshotEvent, StatusEvent
 
@@ -177,8 +178,8 @@ class TableController:
     def settle(self) -> float | None:
         """Let every pending change settle (the end of a replay); returns the last time used."""
         last = None
-        while (d := self.debouncer.next_deadline()) is not None:
-            snap = self.debouncer.advance(d)
+        while (d := self.debouncer.next_deadline(held=True)) is not None:
+            snap = self.debouncer.advance(d, held=True)
             last = d
             if snap is not None:
                 self._on_stable(d, snap)
@@ -290,24 +291,42 @@ class TableController:
             # the gesture: a prompted cell lifted (not one already empty when the prompt
             # began) and set back; while it is up it reads as unknown
             raised = e.choice & empty & ~self._choice_empty if e.kind == LIFTED else 0
+            if raised & (raised - 1):
+                # one gesture at a time: the prompted cell lifted last; one that emptied
+                # before it and stays empty is a stack gone or the source of a later move
+                # (hall seed 991: C2C3 after a blackout, then the gesture on C1)
+                last = max(self._since[c] for c in iter_cells(raised))
+                raised = sum(1 << c for c in iter_cells(raised) if self._since[c] >= last)
             self.gesture |= raised
             result = d = None
             from_masked = False  # the decision was read with the raised cells hidden
+            answered = None  # a prompted cell the players chose while another one is up
             self._cut = False
             if raised:
                 masked = "".join("?" if (raised >> c) & 1 else ch for c, ch in enumerate(snap))
                 result = self._search(masked, hidden)
                 d = decide(result, slack=slack)
                 if d.kind == "commit":  # nothing is settled while the gesture is under way
-                    d = Decision("wait")
-                elif d.kind in ("choose", "lifted") and d.choice != e.choice:
+                    answered = self._answer(e.choice, empty)
+                    # unless the players answered the prompt on another cell (a completed
+                    # gesture, next/confirm): then the raised cells that stay up are stacks
+                    # gone (cut off and taken away: hall seeds 362, 364, 468, 502), and the
+                    # board as read, with that answer, says what happened
+                    d = None if answered is not None else Decision("wait")
+                elif d.kind in ("choose", "lifted") and (
+                        d.choice & ~e.choice or not d.choice & raised):
                     # not the prompt whose gesture this would be: the cell may be the
-                    # source of the next player's move, and the board itself says
+                    # source of the next player's move, and the board itself says (the
+                    # same prompt narrowed, the raised cell still in it, is the gesture's:
+                    # hall seed 364, another prompted cell the next move's source)
                     d = None
                 from_masked = d is not None and d.kind != "none"
             if result is None or d is None or d.kind == "none":
                 result = self._search(snap, hidden)
                 d = decide(result, slack=slack, picks=self._picks)
+                if answered is not None and d.kind == "commit" and not _lands(
+                        d, answered, e.by_source):
+                    d = Decision("wait")  # the board as read disputes the players' answer
             if hidden and d.kind in ("none", "commit"):
                 # cells a hand covers now keep their last reading; what they may hide must not
                 # be able to change the decision: no mismatch, and no commit it would dispute
@@ -347,6 +366,16 @@ class TableController:
             if not self._apply(d, diff):
                 return
         raise RuntimeError("inference did not settle")  # pragma: no cover - a bug guard
+
+    def _answer(self, choice: int, empty: int) -> int | None:
+        """The prompted cell the players chose: the one lifted and set back, or the one
+        confirmed with the buttons (None when they have not answered)."""
+        chosen = self.gesture & choice & ~empty
+        if chosen and not chosen & (chosen - 1):
+            return chosen.bit_length() - 1
+        if self._pick is not None and (choice >> self._pick) & 1:
+            return self._pick
+        return None
 
     def _apply(self, d: Decision, diff: int) -> bool:
         """Act on a decision; True when it committed something (infer again from there)."""
@@ -545,6 +574,14 @@ class TableController:
         if mismatch != last_mismatch and mismatch:
             self._trace({"t": round(t, 6), "mismatch": list(mismatch)})
         self._last_trace = (roles, prompt, mismatch)
+
+
+def _lands(d: Decision, cell: int, by_source: bool) -> bool:
+    """Whether the first move a commit plays starts (``by_source``) or lands on ``cell``."""
+    first = next((m for m in d.moves if not m.is_pass), None)
+    if d.back or first is None:
+        return False
+    return (first.source if by_source else first.target) == cell
 
 
 def _empty(snap: str) -> int:

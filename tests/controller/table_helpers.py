@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -94,3 +96,18 @@ def step_moves(g: Game) -> list[Move]:
 
 def popcount(mask: int) -> int:
     return bin(mask).count("1")
+
+
+def replay_from(path: Path) -> tuple[TableController, list[str], list[str]]:
+    """Replay a hall log that starts from a position: its first line names the position
+    (``position``) and the true actions after it (``then``), the rest are readings and
+    buttons. Returns the controller (every pending change settled), position and then."""
+    lines = path.read_text().splitlines()
+    head = json.loads(lines[0])
+    ctl = TableController(game=Game.from_moves(head["position"]), colours=False)
+    for line in lines[1:]:
+        e = json.loads(line)
+        ctl.handle(ButtonEvent(e["t"], e["button"]) if "button" in e
+                   else SnapshotEvent(e["t"], e["cells"]))
+    ctl.settle()
+    return ctl, head["position"], head["then"]

@@ -118,3 +118,30 @@ def test_bursts_of_noise_never_change_the_stable_board(flicks: list[tuple[float,
         readings.append((t + dt, E))
         t += dt + 0.3
     assert run(readings, t + 5) == [(0.0, E)]
+
+
+def test_a_streaming_source_gone_silent_confirms_nothing() -> None:
+    """Hall seed 432: readings every 0.1 s, one noisy frame just before a blackout of two
+    seconds (no readings at all), then the board as it was: the noise never held while
+    anything read it, so it never becomes stable (it had become a placement nobody made).
+    A source that reports only changes is still confirmed by its silence (above)."""
+    stream = [(i / 10, E) for i in range(10)]
+    readings = [*stream, (1.0, A)] + [(3.0 + i / 10, E) for i in range(10)]
+    assert run(readings, 10) == [(0.0, E)]
+
+
+def test_a_streaming_change_is_taken_when_a_reading_shows_it_again() -> None:
+    """The same silence after a real change: the next reading that still shows it makes it
+    stable (at that reading); the end of a replay holds the last reading for ever."""
+    stream = [(i / 10, E) for i in range(10)]
+    out = run([*stream, (1.0, A), (3.0, A), (3.1, A)], 10)
+    assert out == [(0.0, E), (pytest.approx(3.0), A)]
+    d = Debouncer()
+    for t, cells in [*stream, (1.0, A)]:
+        d.feed(t, cells)
+    assert d.streaming
+    while (dl := d.next_deadline()) is not None:  # (the flicker time is still heard)
+        assert d.advance(dl) is None
+    assert d.advance(5.0) is None and d.stable == E
+    assert d.next_deadline(held=True) == pytest.approx(1.5)
+    assert d.advance(5.0, held=True) == A

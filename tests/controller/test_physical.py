@@ -54,3 +54,15 @@ def test_expected_lines_end_with_the_score() -> None:
 def test_unknown_kind_is_refused() -> None:
     with pytest.raises(ValueError, match="hall' or 'camera"):
         generate(1, "sonar")
+
+
+@pytest.mark.parametrize(("kind", "seed"), [("hall", 220), ("camera", 321)])
+def test_a_blackout_over_the_last_move_ends_with_the_game(kind: str, seed: int) -> None:
+    """A blackout meant to last over the next action (a Pi rebooting) began with the last
+    move: it ends with the game, so the table reads on while the players answer the last
+    prompt (before, the log ended in the dark with one last reading, the last move never
+    answered: no real table does that; hall 220, 658, camera 321, 719)."""
+    session = generate(seed, kind)
+    times = [e.t for e in session.events if isinstance(e, SnapshotEvent)]
+    assert times[-1] - times[-2] < 1.0  # no silence before the last reading
+    assert same(replay_events(session.events).lines, session.expected)
