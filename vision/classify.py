@@ -31,6 +31,7 @@ from vision.measure import (
     Thresholds,
     measure,
     measure_board,
+    plain_view,
     print_match,
 )
 
@@ -202,6 +203,8 @@ class ColourModel:
         empty_c, empty_s = self._empty_model(m, board, expect_empty, usable)
         de = (np.full(NUM_CELLS, np.inf) if empty_c is None
               else _dist(m.raw, empty_c, empty_s))
+        if heights is not None and empty_c is not None:
+            de = np.minimum(de, self._plain_dist(s, m, board, ~occupied, empty_c, empty_s))
         base_de = np.full(NUM_CELLS, np.inf)
         base_dp = np.zeros(NUM_CELLS)
         if empty_c is not None and s.base is not None and s.base_valid is not None:
@@ -304,6 +307,22 @@ class ColourModel:
         if heights is not None and not heights.any() and all(x == "." for x in labels):
             self._learn_empty_board(m, board, usable)
         return "".join(labels), [round(v, 4) for v in conf], reasons
+
+    def _plain_dist(self, s: CellSamples, m: Measured, board: Board, empty: np.ndarray,
+                    empty_c: np.ndarray, empty_s: np.ndarray) -> np.ndarray:
+        """Distance from the empty board of each empty cell's plain points (inf elsewhere): a
+        printed line through a few of a cell's sample points is the board's print, not a mix
+        (the rest of its points must be colours the frame's empty cells show)."""
+        th = self.thresholds
+        examples = empty & (m.hidden <= th.hidden) & (board.disturbed < th.disturbed)
+        raw, _, share = plain_view(s.cells, s.valid, s.white, board.shade, examples,
+                                   board.feats if board.seen else None)
+        if self.debug is not None:
+            self.debug["plain"] = (raw, share)
+        sel = empty & (share >= th.plain_share)
+        out = np.full(NUM_CELLS, np.inf)
+        out[sel] = _dist(raw[sel], empty_c[sel], empty_s)
+        return out
 
     def _print_absent(self, s: CellSamples, examples: np.ndarray) -> np.ndarray:
         """Cells where the board's own print (learned from this frame's empty cells, or kept

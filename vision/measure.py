@@ -29,6 +29,7 @@ class Thresholds:
     disturbed: float = 0.5  # share of a cell's visible surroundings covered by something foreign
     print_strength: float = 2.5  # the board's print stands this far above the noise: usable
     print_absent: float = -0.3  # print score below which the board's print does not show
+    plain_share: float = 0.3  # share of an empty cell's points on the plain board: judged by them
     board_chroma: float = 0.09  # chroma distance from the board (floor) for "foreign"
     board_light: float = 1.0  # log brightness distance from the board for "foreign"
 
@@ -112,6 +113,71 @@ def measure(cells: np.ndarray, valid: np.ndarray, white: np.ndarray, shade: np.n
     piece[:, 0] -= shade
     peak = _median(cells.max(axis=-1), valid, 0.0)
     return Measured(f, piece, spread, saturated, hidden, peak)
+
+
+def plain_view(cells: np.ndarray, valid: np.ndarray, white: np.ndarray, shade: np.ndarray,
+               examples: np.ndarray, start: np.ndarray | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each cell seen through the board's plain surface only: printed lines (a lattice runs
+    through every cell's centre) or fibres may cross a few sample points, more where the
+    pose is a few pixels off (an uncorrected lens).
+
+    The frame's empty cells (``examples``) are dozens of samples of one print: pooled, their
+    points are mostly the plain surface (lines are thin), so the pooled median is its colour
+    and its near spread is the tolerance. Returns, per cell, the features of the median of
+    its plain points (raw, white-normalised, like ``Measured.raw``), their spread, and the
+    share of its valid points that are plain (nan where the examples are too few). The
+    search starts at ``start`` (the board between the cells, where no print runs): a hand
+    the colour of the board over some empty cells is another dense part, farther away."""
+    n, k = valid.shape
+    share = np.full(n, np.nan)
+    raw = np.full((n, 3), np.nan)
+    spread = np.full(n, np.nan)
+    norm = cells / np.maximum(white, 8.0)[:, None, :]
+    use = valid  # clipped points too: a bright board's plain surface may clip
+    pool = use & examples[:, None]
+    if examples.sum() < 4 or pool.sum() < 40:
+        return raw, spread, share
+    f = features(norm)
+    f[..., 0] -= shade[:, None]
+    x = f[pool]
+    centre = np.median(x, axis=0) if start is None or not np.all(np.isfinite(start)) else start
+    # The plain surface is the densest part (where lines cross many points, the median
+    # leans toward the ink): the nearer half of the points around the centre, three times.
+    for _ in range(3):
+        dist = np.abs(x - centre) @ np.array([1.0, 2.0, 2.0])
+        near = x[dist <= np.median(dist)]
+        centre = np.median(near, axis=0)
+    dev = np.abs(near - centre)
+    # Spread of the plain surface, from its nearer half (a half-normal's quartile).
+    sd = 1.4826 * np.median(dev, axis=0)
+    lim = 3.0 * sd + np.array([0.08, 0.04, 0.04])
+    # Chroma is a ratio to brightness: its noise grows in dark spots.
+    noise = 0.03 / np.exp(f[..., 0])
+    d = np.abs(f - centre)
+    plain = use & (d[..., 0] <= lim[0]) & (d[..., 1] <= lim[1] + noise) & (
+        d[..., 2] <= lim[2] + noise)
+    count = plain.sum(axis=1)
+    nuse = np.maximum(use.sum(axis=1), 1)
+    share = count / nuse
+    # The rest must be the print: colours the examples' other points show (ink, and the
+    # ink blurred into the plain surface along the lines).
+    other = pool & ~plain
+    if other.sum() >= 10:
+        y = f[other]
+        lo = np.minimum(centre, np.percentile(y, 2, axis=0)) - lim
+        hi = np.maximum(centre, np.percentile(y, 98, axis=0)) + lim
+        tol = np.stack([np.zeros_like(noise), noise, noise], axis=-1)
+        printed = use & np.all((f >= lo - tol) & (f <= hi + tol), axis=-1)
+    else:
+        printed = plain
+    share = np.where(printed.sum(axis=1) >= 0.85 * nuse, share, 0.0)
+    med = _median(norm, plain, 0.5)
+    raw = np.where((count >= 3)[:, None], features(med), np.nan)
+    lum = norm.mean(axis=-1)
+    spread = np.where(count >= 3, _median(np.abs(lum - med.mean(axis=1)[:, None]), plain, 0.0),
+                      np.nan)
+    return raw, spread, share
 
 
 def measure_board(s: CellSamples, th: Thresholds, memory: np.ndarray | None = None) -> Board:
