@@ -422,16 +422,28 @@ def _hidden(pts: np.ndarray, owner: np.ndarray, camera: np.ndarray, centres: np.
     centres = centres.astype(np.float32)
     tops = tops.astype(np.float32)
     d = camera[None, :] - pts  # (N, 3)
-    q = pts[:, None, :2] - centres[None, stacks, :]  # (N, M, 2)
-    a = np.maximum((d[:, :2] ** 2).sum(axis=1), 1e-9)[:, None]
-    b = 2.0 * (q * d[:, None, :2]).sum(axis=2)
-    cc = (q ** 2).sum(axis=2) - radius * radius
+    # Only stacks near enough can hide a point: the sight line climbs as it goes, so it
+    # must enter a stack's cylinder within (top - z) / slope of the point (1 mm to spare).
+    flat = np.sqrt(np.maximum((d[:, :2] ** 2).sum(axis=1), 1e-9))
+    reach = radius + 1.0 + np.maximum(tops.max() - pts[:, 2], 0.0) * flat / np.maximum(
+        d[:, 2], 1e-3)
+    dx = pts[:, None, 0] - centres[None, stacks, 0]
+    dy = pts[:, None, 1] - centres[None, stacks, 1]
+    i, j = np.nonzero((dx * dx + dy * dy < (reach * reach)[:, None])
+                      & (owner[:, None] != stacks[None, :]))
+    # The exact test for those pairs (a ray through a cylinder below its top).
+    dd = d[i]
+    q = np.stack([dx[i, j], dy[i, j]], axis=1)  # (K, 2)
+    a = np.maximum((dd[:, :2] ** 2).sum(axis=1), 1e-9)
+    b = 2.0 * (q * dd[:, :2]).sum(axis=1)
+    cc = (q ** 2).sum(axis=1) - radius * radius
     disc = b * b - 4 * a * cc
     root = np.sqrt(np.maximum(disc, 0.0))
     s1 = (-b - root) / (2 * a)
     s2 = (-b + root) / (2 * a)
     s_lo = np.maximum(s1, 1e-6)
-    z = pts[:, 2:3] + s_lo * d[:, 2:3]
-    hit = (disc > 0) & (s2 > s_lo) & (s_lo < 1.0) & (z < tops[None, stacks])
-    hit &= owner[:, None] != stacks[None, :]
-    return np.asarray(hit.any(axis=1))
+    z = pts[i, 2] + s_lo * dd[:, 2]
+    hit = (disc > 0) & (s2 > s_lo) & (s_lo < 1.0) & (z < tops[stacks[j]])
+    out = np.zeros(len(pts), bool)
+    out[i[hit]] = True
+    return out

@@ -85,3 +85,25 @@ def test_random_position_is_seeded() -> None:
     assert a == b
     assert sum(len(s) for s in a) <= 49 and all(len(s) <= 8 for s in a)
     _ = render  # the renderer is exercised through the fixtures
+
+
+def test_markers_are_looked_for_where_they_were_and_found_the_same(geometry, rendered) -> None:
+    """The camera stays put during a game: the next frame's markers are searched only around
+    the last ones (a sixth of the cost) and give exactly the corners a whole-image search
+    gives; when the camera moved, the whole image is searched again."""
+    frame = cv2.cvtColor(rendered(41)[0], cv2.COLOR_BGR2GRAY)
+    other = cv2.cvtColor(rendered(42, tilt_deg=10.0, yaw_deg=120.0)[0], cv2.COLOR_BGR2GRAY)
+    tracked = MarkerDetector(geometry)
+    first = tracked.detect(frame)
+    assert sorted(first) == [0, 1, 2, 3]
+    assert tracked._near_last(frame) is not None
+    again = tracked.detect(frame)
+    whole = MarkerDetector(geometry).detect(frame)
+    assert sorted(again) == sorted(whole)
+    for k in whole:
+        assert np.array_equal(again[k], whole[k])
+    moved = tracked.detect(other)
+    fresh = MarkerDetector(geometry).detect(other)
+    assert sorted(moved) == sorted(fresh)
+    for k in fresh:
+        assert np.array_equal(moved[k], fresh[k])
