@@ -28,17 +28,34 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 
 from controller import journal_recover
+from controller.journal_db import (
+    ABANDONED,
+    FILE_NAME,
+    RESULTS,
+    SCHEMA,
+    SCHEMA_VERSION,
+    SQLITE_CANTOPEN,
+    SQLITE_CORRUPT,
+    SQLITE_FULL,
+    SQLITE_IOERR,
+    SQLITE_NOTADB,
+    SQLITE_PERM,
+    SQLITE_READONLY,
+    GameInfo,
+    default_journal_path,
+    result_code,
+    row_info,
+    say,
+    set_wal,
+    utc_now,
+)
 from controller.journal_lock import (
     WriterLock,
     lock_path,
@@ -49,33 +66,8 @@ from controller.journal_lock import (
 from engine.errors import DvonnError, InvalidMoveError
 from engine.move import Move
 
-SCHEMA_VERSION = 1
-FILE_NAME = "games.sqlite3"
-RESULTS = ("white", "black", "tie", "white resigns", "black resigns")
-ABANDONED = "abandoned"
-
-_SCHEMA = """
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    white TEXT NOT NULL,
-    black TEXT NOT NULL,
-    source TEXT NOT NULL,
-    started TEXT NOT NULL,
-    finished TEXT,
-    result TEXT,
-    white_score INTEGER,
-    black_score INTEGER
-);
-CREATE TABLE actions (
-    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-    idx INTEGER NOT NULL,
-    action TEXT NOT NULL,
-    at TEXT NOT NULL,
-    PRIMARY KEY (game_id, idx)
-) WITHOUT ROWID;
-CREATE INDEX games_unfinished ON games(finished, id);
-"""
-
+__all__ = ["ABANDONED", "FILE_NAME", "RESULTS", "SCHEMA_VERSION", "DamagedJournalError", "GameInfo",
+           "Journal", "JournalError", "default_journal_path"]
 
 class JournalError(DvonnError):
     """The journal file cannot be used, or a game id / operation is wrong; the message says why."""
@@ -83,90 +75,6 @@ class JournalError(DvonnError):
 
 class DamagedJournalError(JournalError):
     """The journal is a SQLite file with damaged pages (a writer recovers it; see Journal)."""
-
-
-# SQLite primary result codes (sqlite3.Error.sqlite_errorcode & 0xff).
-_SQLITE_PERM, _SQLITE_READONLY, _SQLITE_CORRUPT, _SQLITE_CANTOPEN = 3, 8, 11, 14
-_SQLITE_FULL, _SQLITE_NOTADB, _SQLITE_IOERR = 13, 26, 10
-
-
-def _code(exc: sqlite3.Error) -> int:
-    return int(getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
-
-
-def _say(message: str) -> None:
-    print(f"dvonn-board: {message}", file=sys.stderr)
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    """One stored game: players, times (ISO 8601, UTC), result, scores and action count."""
-
-    id: int
-    white: str
-    black: str
-    started: str
-    finished: str | None
-    result: str | None
-    white_score: int | None
-    black_score: int | None
-    actions: int
-    source: str
-
-    @property
-    def is_finished(self) -> bool:
-        """True once the game ended, was resigned or abandoned."""
-        return self.finished is not None
-
-
-def default_journal_path() -> Path:
-    """Where the journal lives when no path is given (see the module docstring)."""
-    env = os.environ.get("DVONN_DATA_DIR")
-    if env:
-        return Path(env).expanduser() / FILE_NAME
-    xdg = os.environ.get("XDG_DATA_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
-    return base / "dvonn-board" / FILE_NAME
-
-
-def _info(row: tuple[object, ...]) -> GameInfo:
-    def opt_int(v: object) -> int | None:
-        return None if v is None else int(str(v))
-
-    return GameInfo(
-        id=int(str(row[0])),
-        white=str(row[1]),
-        black=str(row[2]),
-        started=str(row[3]),
-        finished=None if row[4] is None else str(row[4]),
-        result=None if row[5] is None else str(row[5]),
-        white_score=opt_int(row[6]),
-        black_score=opt_int(row[7]),
-        actions=int(str(row[8])),
-        source=str(row[9]),
-    )
-
-
-def _set_wal(conn: sqlite3.Connection, patience: float = 10.0) -> str:
-    """Switch to WAL mode; returns the mode now in force.
-
-    Converting a brand-new file while another connection opens it fails at once with
-    'database is locked' (SQLite does not wait there), so retry briefly.
-    """
-    deadline = time.monotonic() + patience
-    pause = 0.002
-    while True:
-        try:
-            return str(conn.execute("PRAGMA journal_mode=WAL").fetchone()[0])
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-        time.sleep(pause)
-        pause = min(pause * 2, 0.1)
-
-
-def _utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class Journal:
@@ -186,8 +94,8 @@ class Journal:
             raise ValueError("a journal is opened readonly or as the writer, not both")
         self.path = Path(path).expanduser() if path is not None else default_journal_path()
         self.readonly = readonly
-        self._now = now or _utc_now
-        self._notify = notify or _say
+        self._now = now or utc_now
+        self._notify = notify or say
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.RLock()
         self._writer: WriterLock | None = None
@@ -282,19 +190,19 @@ class Journal:
     def _access_error(self, exc: sqlite3.Error, doing: str) -> JournalError:
         """A SQLite error while opening or writing, in words naming the cause and the path."""
         where = f"journal {self.path}"
-        code = _code(exc)
-        if code in (_SQLITE_READONLY, _SQLITE_CANTOPEN, _SQLITE_PERM) or (
-                code == _SQLITE_IOERR and doing != "read"):
+        code = result_code(exc)
+        if code in (SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM) or (
+                code == SQLITE_IOERR and doing != "read"):
             reason = why_not_readable(self.path) if doing == "read" else (
                 why_not_readable(self.path) or why_not_writable(self.path))
             if reason:
                 verb = "read" if doing == "read" else "written"
                 return JournalError(f"{where} cannot be {verb}: {reason}")
-        if code == _SQLITE_FULL:
+        if code == SQLITE_FULL:
             return JournalError(f"{where} cannot be written: the disk is full ({exc})")
-        if code == _SQLITE_CORRUPT:
+        if code == SQLITE_CORRUPT:
             return DamagedJournalError(f"{where} is damaged ({exc})")
-        if code == _SQLITE_NOTADB:
+        if code == SQLITE_NOTADB:
             return JournalError(f"{where} is not a SQLite database ({exc}); if it is a damaged "
                                 "journal, move it away and start again")
         return JournalError(f"{where}: cannot {doing}: {exc}")
@@ -362,7 +270,7 @@ class Journal:
     def _setup(self, conn: sqlite3.Connection) -> None:
         where = f"journal {self.path}"
         try:
-            mode = _set_wal(conn)
+            mode = set_wal(conn)
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
         except sqlite3.Error as exc:
@@ -383,7 +291,7 @@ class Journal:
             if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
                 conn.execute("COMMIT")  # another process created it while we waited
                 return
-            for statement in _SCHEMA.split(";"):
+            for statement in SCHEMA.split(";"):
                 if statement.strip():
                     conn.execute(statement)
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
@@ -554,7 +462,7 @@ class Journal:
     def games(self) -> list[GameInfo]:
         """Every stored game, oldest first."""
         rows = self._read(self._SELECT + " ORDER BY g.id", ())
-        return [_info(row) for row in rows]
+        return [row_info(row) for row in rows]
 
     def game(self, game_id: int) -> GameInfo:
         """One game; an unknown id raises JournalError naming it."""
@@ -562,12 +470,12 @@ class Journal:
         rows = self._read(self._SELECT + " WHERE g.id = ?", (game_id,))
         if not rows:
             raise self._unknown(game_id)
-        return _info(rows[0])
+        return row_info(rows[0])
 
     def unfinished(self) -> GameInfo | None:
         """The most recently started game that is not finished, or None."""
         rows = self._read(self._SELECT + " WHERE g.finished IS NULL ORDER BY g.id DESC LIMIT 1", ())
-        return _info(rows[0]) if rows else None
+        return row_info(rows[0]) if rows else None
 
     def actions(self, game_id: int) -> list[str]:
         """The game's actions in order ('C3', 'C3D3', 'PASS')."""
