@@ -139,6 +139,7 @@ class _Search:
         #: (the first pass; only when it finds nothing is every order searched)
         self.strict = False
         self.order: list[float] = []  # when each move's source was first seen empty
+        self._after_cache: dict[float, int] = {}
         self.back = 0
         self.root = game.snapshot(bool(reading.colour))
         self.hidden = (~reading.readable | hidden) & ((1 << NUM_CELLS) - 1)
@@ -213,10 +214,9 @@ class _Search:
         return False
 
     # -- forward ------------------------------------------------------------------------------
-    def forward(self, removals: dict[int, str], depth: int,
-                moves: list[Move] | None = None) -> None:
+    def forward(self, removals: dict[int, str], depth: int) -> None:
         """Record the explanations of at most ``depth`` actions from here (a stack in the hand
-        counts as one); ``moves``: the legal moves here, when already known."""
+        counts as one)."""
         if self._spent():
             return
         g, r = self.g, self.r
@@ -230,18 +230,25 @@ class _Search:
             return  # phase 2 never fills an empty cell
         if placing and _popcount(missing) > min(depth, 49 - g.ply):
             return
-        if not placing and moves is None:
-            moves = g.legal_moves()
+        # the stacks that may have left (in the hand, or moved): they read empty, the first
+        # one seen lifted comes first, and no sooner seen empty than the last move's source
+        # (strict); only their moves are generated (the cost of a position is mostly move
+        # generation: hall seeds 500, 991, camera 715)
+        sources = 0
+        moves: list[Move] = []
+        if not placing:
+            sources = r.empty & occ
+            if self.first is not None and not self.moves and not self.back:
+                sources &= 1 << self.first
+            if self.strict and self.order and sources:
+                sources &= self._after(self.order[-1])
+            if sources:
+                moves = g.moves_from(sources)
         if not missing:
             if self._fits(removals, None):
                 self._record(removals, None)
-            lifts = r.empty & occ
-            if self.first is not None and not self.moves and not self.back:
-                lifts &= 1 << self.first
-            if self.strict and self.order and lifts:
-                lifts &= self._after(self.order[-1])
+            lifts = sources
             if depth >= 1 and not placing and lifts:
-                assert moves is not None
                 movable = 0
                 for m in moves:
                     if m.source is not None:
@@ -268,25 +275,20 @@ class _Search:
                     continue
                 self._step(Move.place(c), removals, depth)
             return
-        sources = r.empty & occ
-        if self.first is not None and not self.moves and not self.back:
-            sources &= 1 << self.first
-        if self.strict and self.order and sources:
-            sources &= self._after(self.order[-1])
-        if not sources or not moves:
-            return
         for m in moves:
-            if m.source is not None and (sources >> m.source) & 1:
-                self._step(m, removals, depth)
+            self._step(m, removals, depth)
 
     def _after(self, t: float) -> int:
-        """Mask of the cells first seen empty no sooner than ``t``."""
-        since = self.since
-        assert since is not None
-        out = 0
-        for c in iter_cells(self.r.empty):
-            if since[c] >= t:
-                out |= 1 << c
+        """Mask of the cells first seen empty no sooner than ``t`` (cached per time)."""
+        out = self._after_cache.get(t)
+        if out is None:
+            since = self.since
+            assert since is not None
+            out = 0
+            for c in iter_cells(self.r.empty):
+                if since[c] >= t:
+                    out |= 1 << c
+            self._after_cache[t] = out
         return out
 
     def _step(self, move: Move, removals: dict[int, str], depth: int) -> None:
@@ -312,18 +314,16 @@ class _Search:
                 self.cut.append((c, stack))
                 self.cut_by.append((c, src))
         passes = 0
-        nxt = None if g.placing else g.legal_moves()
-        while nxt == [PASS]:
+        while g.must_pass():
             g.push_unchecked(PASS)
             passes += 1
-            nxt = g.legal_moves()
         self.moves.append(move)
         self.moves.extend([PASS] * passes)
         ordered = self.since is not None and move.source is not None
         if ordered:
             assert self.since is not None and move.source is not None
             self.order.append(self.since[move.source])
-        self.forward(after, depth - 1, nxt)
+        self.forward(after, depth - 1)
         if ordered:
             self.order.pop()
         del self.moves[len(self.moves) - passes - 1:]

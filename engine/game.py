@@ -269,6 +269,22 @@ class Game:
             return moves
         return [PASS] if self._steps(theirs, True) else []
 
+    def moves_from(self, sources: int) -> list[Move]:
+        """The side to act's stack moves that start on a cell of the mask ``sources``, in
+        legal_moves() order (phase 2, no pass logic): a search that knows which stacks may
+        have left (controller.catchup: the cells that read empty) asks only for those."""
+        if self._ply < PLACEMENTS:
+            return []
+        return self._steps((self._white if self._ply % 2 else self._black) & sources)
+
+    def must_pass(self) -> bool:
+        """Whether legal_moves() is [PASS]: phase 2, the side to act cannot move, the other
+        can (cheaper: it stops at the first move found)."""
+        if self._ply < PLACEMENTS:
+            return False
+        mine, theirs = (self._white, self._black) if self._ply % 2 else (self._black, self._white)
+        return not self._steps(mine, True) and bool(self._steps(theirs, True))
+
     def count_moves(self) -> int:
         """len(legal_moves()), a little faster (perft's last ply)."""
         if self._ply < PLACEMENTS:

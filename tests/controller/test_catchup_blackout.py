@@ -159,3 +159,23 @@ def test_an_unanswered_prompt_may_reach_one_action_past_the_depth() -> None:
     # no prompt pending: the usual depth, nothing explains it (a mismatch, no guess)
     assert not search(g, snap, since=since, first=first).hypotheses
 
+
+
+def test_the_search_generates_only_the_moves_of_stacks_that_read_empty() -> None:
+    """The catch-up search asks the engine only for the moves of the stacks that may have
+    left (Game.moves_from) and whether a pass is forced (Game.must_pass): the same moves, in
+    the same order, as legal_moves() filtered."""
+    checked = 0
+    for i, g in enumerate(playouts(11)):
+        if i > 3000:
+            break
+        if g.placing:
+            assert g.moves_from(g.occupied) == [] and not g.must_pass()
+            continue
+        legal = g.legal_moves()
+        assert g.must_pass() == (legal == [Move.parse("PASS")])
+        for mask in (g.occupied, g.occupied & 0x5555555555555, 1 << (i % 49)):
+            want = [m for m in legal if m.source is not None and (mask >> m.source) & 1]
+            assert g.moves_from(mask) == want
+        checked += 1
+    assert checked > 1000
