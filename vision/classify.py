@@ -227,6 +227,9 @@ class ColourModel:
         # A black top's edges are steps between dark surfaces: smaller in white units.
         has_rim = {k: rim >= (th.rim_dark if k == "b" else th.rim) for k in PIECES}
         no_print = self._print_absent(s, ~occupied & usable & (de <= th.empty))
+        # A printed circle or hexagon is an edge around every empty cell too.
+        looks = ~occupied & usable & (de <= th.empty) & np.isfinite(rim)
+        print_rim = float(np.median(rim[looks])) if looks.sum() >= 4 else 0.0
         labels: list[str] = []
         conf: list[float] = []
         reasons: list[str] = []
@@ -272,7 +275,11 @@ class ColourModel:
                 # A piece is a flat, evenly lit top: a glare spot or a shadow edge is not.
                 # ... and its colour must be one the empty board cannot take in this frame.
                 # A surprise needs more evidence than a confirmation: twice the disc edge.
-                clearly = (piece_ok and rim[c] >= 2.0 * (th.rim_dark if k == "b" else th.rim)
+                # Where the colour fits the empty board too, the edge must also stand out
+                # from the print's own (a printed circle is an edge around every cell).
+                edge = max(2.0 * (th.rim_dark if k == "b" else th.rim),
+                           1.5 * print_rim if de[c] <= th.empty else 0.0)
+                clearly = (piece_ok and rim[c] >= edge
                            and best + th.clearly <= de[c]
                            and m.saturated[c] < 0.05
                            and m.spread[c] <= th.flat and empty_c is not None

@@ -175,3 +175,31 @@ def test_printed_lines_through_an_empty_cells_points_are_the_print_not_a_mix() -
     heights[cell] = 0
     got = BoardReader().read(frame, heights).snapshot
     assert got[cell] in ("b", "?"), got[cell]
+
+
+def test_a_printed_circle_round_an_empty_cell_is_no_disc_edge() -> None:
+    """Black felt printed with light circles, black pieces the colour of the felt: every empty
+    cell shows an edge all round (its printed circle), so a piece the position does not
+    expect must show an edge beyond the one the frame's empty cells show (without that,
+    eight empty cells here read 'b'; widened-renderer frame, seed 1, frame 153)."""
+    from vision.materials import Material
+    from vision.synthetic import Scene
+
+    stacks = ["w", "brw", "w", "", "b", "b", "b", "", "b", "w", "", "bb", "", "bw", "", "",
+              "r", "b", "b", "w", "ww", "", "wb", "w", "b", "w", "bb", "bwwb", "", "wbw", "bw",
+              "", "", "", "", "", "bw", "", "", "", "", "w", "", "bwwb", "b", "wr", "", "", ""]
+    scene = Scene(
+        stacks=stacks, size=(1280, 960), focal_per_width=0.899, tilt_deg=14.83,
+        azimuth_deg=-141.76, yaw_deg=112.96, fill=0.826, cast=(0.896, 0.94, 1.0),
+        exposure=0.857, gradient=(-0.283, -0.107), vignette=0.078, blur=0.35, noise=2.12,
+        jpeg_quality=70, seed=244469562,
+        material=Material(kind="felt", albedo=(41, 41, 41), grain=0.36,
+                          prints="circles+fills", ink=(194, 193, 211), fill=(51, 50, 52),
+                          table=(108, 60, 106), table_grain=0.03, card=(230, 230, 230),
+                          quiet=2.12, seed=406398660),
+        pieces={"w": (205, 213, 219), "b": (53, 62, 60), "r": (55, 30, 158)}, gloss=0.77,
+        side_shade=0.774, decor=True, cast_shadow=(-0.187, 0.150, 0.228), jitter=1.04,
+        distortion=0.0229, lamp_k=5408.0)
+    frame, truth = render(scene)
+    got = BoardReader().read(frame, heights_of(stacks)).snapshot
+    assert not _wrong(got, truth.expected), _wrong(got, truth.expected)
