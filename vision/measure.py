@@ -180,6 +180,22 @@ def plain_view(cells: np.ndarray, valid: np.ndarray, white: np.ndarray, shade: n
     return raw, spread, share
 
 
+def odd_whites(whites: dict[int, np.ndarray], limit: float = 0.15) -> list[int]:
+    """Markers whose card white is not the colour of the others' (a sleeve or a hand over
+    its quiet zone): one lamp lights all the cards alike, gradients change their brightness
+    only. With three or more, those whose chroma is ``limit`` from the median of all."""
+    if len(whites) < 3:
+        return []
+    ids = list(whites)
+    x = np.array([whites[i] for i in ids], dtype=np.float64)
+    chroma = features(x / 255.0)[:, 1:]
+    med = np.median(chroma, axis=0)
+    far = np.abs(chroma - med).max(axis=1) > limit
+    if len(ids) - int(far.sum()) < 2:
+        return []
+    return [i for i, f in zip(ids, far, strict=True) if f]
+
+
 def measure_board(s: CellSamples, th: Thresholds, memory: np.ndarray | None = None) -> Board:
     """The board's look between the cells, each cell's local light and foreign cover.
 

@@ -19,7 +19,7 @@ from engine.errors import DvonnError
 from engine.geometry import CELL_NAMES, NUM_CELLS
 from vision.classify import ColourModel
 from vision.geometry import BoardGeometry
-from vision.measure import CellSamples
+from vision.measure import CellSamples, odd_whites
 from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, Pose, pose_from_markers
 
 if TYPE_CHECKING:
@@ -282,6 +282,9 @@ class BoardReader:
                 self._marker_white[mid] = per_marker[mid]
             elif mid in self._marker_white:
                 per_marker[mid] = self._marker_white[mid]
+        for mid in odd_whites(per_marker):  # not a white card: a sleeve or hand over it
+            del per_marker[mid]
+            self._marker_white.pop(mid, None)
         if not per_marker:
             lum = vals[ok].mean(axis=1) if ok.any() else np.zeros(0)
             if len(lum) < 4:
