@@ -19,6 +19,7 @@ from engine.errors import DvonnError
 from engine.geometry import CELL_NAMES, NUM_CELLS
 from vision.classify import ColourModel
 from vision.geometry import BoardGeometry
+from vision.hands import HandDetector, mark_covered
 from vision.measure import CellSamples, odd_whites
 from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, Pose, pose_from_markers
 
@@ -89,6 +90,7 @@ class BoardReader:
         self.calibration = calibration
         self.model = calibration.model if calibration is not None else ColourModel()
         self.detector = MarkerDetector(geometry, detect_scale)
+        self.hands = HandDetector(geometry)
         self.last_pose: Pose | None = None
         self._last_corners: dict[int, np.ndarray] = {}
         self._focal: FocalEstimator | None = None
@@ -306,10 +308,25 @@ class BoardReader:
             raise DvonnError("expected a BGR colour image (H x W x 3)")
         heights = parse_heights(heights)
         pose, fresh = self.locate(frame)
+        grey = self._grey[1] if self._grey is not None else None  # sample() consumes it
         samples, top_px = self.sample(frame, pose, heights)
         snapshot, conf, reasons = self.model.classify(samples)
+        snapshot, conf, reasons = self._covered(frame, grey, pose, heights, snapshot, conf,
+                                                reasons)
         return Reading(snapshot, conf, fresh, reasons, pose.markers if fresh else (), top_px,
                        pose)
+
+    def _covered(self, frame: np.ndarray, grey: np.ndarray | None, pose: Pose,
+                 heights: Sequence[int] | None, snapshot: str, conf: list[float],
+                 reasons: list[str]) -> tuple[str, list[float], list[str]]:
+        """Cells read '.' where the board's print does not show read '?' (vision.hands)."""
+        if grey is None:
+            grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        cal = self.calibration
+        uv = (self.hands.project(pose) if cal is None or cal.dist_coeffs is None
+              else self._project(pose, self.hands.points))
+        cover = self.hands.cover(grey, uv, heights, snapshot)
+        return mark_covered(snapshot, conf, reasons, cover)
 
     def learn(self, frame: np.ndarray, cell: int, colour: str,
               heights: Sequence[int] | None = None) -> None:
