@@ -224,6 +224,11 @@ class ColourModel:
         wsel = white_like & (m.saturated <= th.saturated)
         whites_clip = bool((wsel.sum() >= 2 and np.median(m.peak[wsel]) >= 225)
                            or (white_like & (m.saturated > th.saturated)).sum() >= 4)
+        # ... and where the light at the cell would clip a white top by itself: the cards'
+        # white there (clipped itself: the light is at least that), its shade, this frame's
+        # white tops relative to the cards.
+        card = s.white.max(axis=1)
+        lit = (card >= 248.0) | (np.exp(means["w"][0] + board.shade) * card >= 240.0)
         # A black top's edges are steps between dark surfaces: smaller in white units.
         has_rim = {k: rim >= (th.rim_dark if k == "b" else th.rim) for k in PIECES}
         no_print = self._print_absent(s, ~occupied & usable & (de <= th.empty))
@@ -260,7 +265,8 @@ class ColourModel:
                 fits = piece_ok and has_rim[k][c] and best <= 0.5 * th.unknown
                 if looks_empty and best > de[c] + th.margin and not fits:
                     label = "."  # the stack was lifted: the empty board shows
-                elif m.saturated[c] > th.saturated and not (k == "w" and whites_clip):
+                elif m.saturated[c] > th.saturated and not (k == "w" and (whites_clip
+                                                                          or lit[c])):
                     why = "glare"
                 elif not piece_ok:
                     why = "unknown colour" if best > th.unknown else "ambiguous colour"

@@ -236,3 +236,31 @@ def test_a_sleeve_over_one_marker_cards_margin_is_not_the_white(seed: int) -> No
     reading = BoardReader().read(frame, heights_of(stacks))
     assert 1 in reading.markers
     assert not _wrong(reading.snapshot, truth.expected), _wrong(reading.snapshot, truth.expected)
+
+
+def test_white_tops_clipped_by_a_bright_lamp_are_white_not_glare() -> None:
+    """Where the lamp is bright enough to clip the marker cards' white, a white top clips by
+    itself: a clipped top there is a white piece, not a glare spot that may hide any colour
+    (without that, two white tops here read '?'; widened-renderer frame, seed 2, frame 28)."""
+    from vision.materials import Material
+    from vision.synthetic import Scene
+
+    stacks = ["b", "", "b", "b", "w", "b", "b", "ww", "", "w", "", "bb", "r", "w", "", "",
+              "w", "", "b", "", "ww", "ww", "b", "w", "w", "bbb", "ww", "w", "b", "w", "", "",
+              "b", "r", "w", "w", "", "b", "bw", "", "rwb", "", "bwb", "", "b", "w", "b", "b",
+              "w"]
+    scene = Scene(
+        stacks=stacks, size=(1280, 960), focal_per_width=1.049, tilt_deg=19.23,
+        azimuth_deg=-107.62, yaw_deg=154.41, fill=0.898, cast=(0.946, 0.970, 1.0),
+        exposure=1.198, gradient=(0.148, -0.163), vignette=0.033,
+        shadows=[(568.7, 670.2, 156.2, 0.211)], blur=0.955, noise=2.25, jpeg_quality=85,
+        seed=281854704,
+        material=Material(kind="felt", albedo=(117, 117, 117), grain=0.484, prints="fills",
+                          ink=(83, 78, 83), fill=(71, 142, 146), table=(181, 117, 21),
+                          table_grain=0.47, card=(247, 249, 249), quiet=2.38, seed=244112879),
+        pieces={"w": (213, 222, 228), "b": (42, 41, 41), "r": (63, 46, 172)}, gloss=0.157,
+        side_shade=0.619, decor=True, cast_shadow=(-0.247, -0.336, 0.189), jitter=0.31,
+        distortion=-0.0323, lamp_k=5192.0)
+    frame, truth = render(scene)
+    got = BoardReader().read(frame, heights_of(stacks)).snapshot
+    assert not _wrong(got, truth.expected), _wrong(got, truth.expected)
