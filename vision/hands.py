@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from engine.geometry import NUM_CELLS
 from vision.geometry import BoardGeometry
+from vision.measure import CellSamples
 from vision.pose import Pose
 
 #: Rays around each cell (board coordinates) and the radii sampled on them, in disc radii:
@@ -216,6 +217,28 @@ class HandDetector:
         return print_cover(lines, level, empty, self._inside, self.limits)
 
 
+def hide_covered(samples: CellSamples, cover: Cover) -> CellSamples:
+    """``samples`` with the covered cells the position says are empty out of view (as if a
+    stack hid them): they read '?', and the colour model does not take a hand for an example
+    of the empty board (a hand over most of the empty cells would teach it the hand)."""
+    if samples.heights is None or not cover.covered.any():
+        return samples
+    hide = cover.covered & (samples.heights == 0)
+    if not hide.any():
+        return samples
+    valid = samples.valid.copy()
+    valid[hide] = False
+    base_valid = None
+    if samples.base_valid is not None:
+        base_valid = samples.base_valid.copy()
+        base_valid[hide] = False
+    ring_valid = None
+    if samples.ring_valid is not None:
+        ring_valid = samples.ring_valid.copy()
+        ring_valid[hide] = False
+    return replace(samples, valid=valid, base_valid=base_valid, ring_valid=ring_valid)
+
+
 def mark_covered(labels: str, conf: list[float], reasons: list[str], cover: Cover
                  ) -> tuple[str, list[float], list[str]]:
     """Cells read '.' where the board's print does not show read '?' (a hand or sleeve the
@@ -224,7 +247,7 @@ def mark_covered(labels: str, conf: list[float], reasons: list[str], cover: Cove
     conf = list(conf)
     reasons = list(reasons)
     for c in np.flatnonzero(cover.covered):
-        if out[c] == ".":
+        if out[c] in ".?":
             out[c] = "?"
             conf[c] = 0.0
             reasons[c] = "the board's print does not show around it: something lies over it"

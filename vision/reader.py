@@ -19,7 +19,7 @@ from engine.errors import DvonnError
 from engine.geometry import CELL_NAMES, NUM_CELLS
 from vision.classify import ColourModel
 from vision.geometry import BoardGeometry
-from vision.hands import HandDetector, mark_covered
+from vision.hands import Cover, HandDetector, hide_covered, mark_covered
 from vision.measure import CellSamples, odd_whites
 from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, Pose, pose_from_markers
 
@@ -310,23 +310,25 @@ class BoardReader:
         pose, fresh = self.locate(frame)
         grey = self._grey[1] if self._grey is not None else None  # sample() consumes it
         samples, top_px = self.sample(frame, pose, heights)
-        snapshot, conf, reasons = self.model.classify(samples)
-        snapshot, conf, reasons = self._covered(frame, grey, pose, heights, snapshot, conf,
-                                                reasons)
+        if heights is not None:  # cells under a hand are no examples of the empty board
+            cover = self._cover(frame, grey, pose, heights, "")
+            snapshot, conf, reasons = self.model.classify(hide_covered(samples, cover))
+        else:
+            snapshot, conf, reasons = self.model.classify(samples)
+            cover = self._cover(frame, grey, pose, heights, snapshot)
+        snapshot, conf, reasons = mark_covered(snapshot, conf, reasons, cover)
         return Reading(snapshot, conf, fresh, reasons, pose.markers if fresh else (), top_px,
                        pose)
 
-    def _covered(self, frame: np.ndarray, grey: np.ndarray | None, pose: Pose,
-                 heights: Sequence[int] | None, snapshot: str, conf: list[float],
-                 reasons: list[str]) -> tuple[str, list[float], list[str]]:
-        """Cells read '.' where the board's print does not show read '?' (vision.hands)."""
+    def _cover(self, frame: np.ndarray, grey: np.ndarray | None, pose: Pose,
+               heights: Sequence[int] | None, labels: str) -> Cover:
+        """The cells a hand or sleeve covers, by the board's print (vision.hands)."""
         if grey is None:
             grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         cal = self.calibration
         uv = (self.hands.project(pose) if cal is None or cal.dist_coeffs is None
               else self._project(pose, self.hands.points))
-        cover = self.hands.cover(grey, uv, heights, snapshot)
-        return mark_covered(snapshot, conf, reasons, cover)
+        return self.hands.cover(grey, uv, heights, labels)
 
     def learn(self, frame: np.ndarray, cell: int, colour: str,
               heights: Sequence[int] | None = None) -> None:

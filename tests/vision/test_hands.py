@@ -8,8 +8,16 @@ import pytest
 
 from engine.geometry import NUM_CELLS
 from vision.geometry import BoardGeometry
-from vision.hands import ANGLES, RADII, inside_directions, mark_covered, print_cover
+from vision.hands import (
+    ANGLES,
+    RADII,
+    hide_covered,
+    inside_directions,
+    mark_covered,
+    print_cover,
+)
 from vision.materials import BOARD_STYLES
+from vision.measure import CellSamples
 from vision.reader import BoardReader
 from vision.synthetic import heights_of, random_position, random_scene, render
 
@@ -100,3 +108,21 @@ def test_only_cells_read_empty_become_unknown() -> None:
     assert labels[:4] == "?w?."
     assert conf[0] == 0.0 and conf[1] == 0.9
     assert "print" in reasons[0] and reasons[1] == ""
+
+
+def test_covered_empty_cells_are_no_examples_of_the_empty_board() -> None:
+    """A hand over most of the empty cells must not teach the colour model that the hand is
+    the empty board: the covered cells the position says are empty go out of view."""
+    heights = np.zeros(NUM_CELLS, int)
+    heights[:10] = 1
+    samples = CellSamples(np.full((NUM_CELLS, 19, 3), 120.0, np.float32),
+                          np.ones((NUM_CELLS, 19), bool), np.full((NUM_CELLS, 3), 240.0),
+                          heights=heights, base_valid=np.ones((NUM_CELLS, 7), bool))
+    cover = print_cover(np.zeros(SHAPE, np.float32), np.full(NUM_CELLS, 150.0, np.float32),
+                        np.ones(NUM_CELLS, bool), inside_directions(BoardGeometry()))
+    cover.covered[5:30] = True
+    hidden = hide_covered(samples, cover)
+    assert not hidden.valid[10:30].any() and hidden.valid[30:].all()
+    assert hidden.valid[:10].all()  # stacks: their own cues (rim, colour) decide
+    assert hidden.base_valid is not None and not hidden.base_valid[10:30].any()
+    assert samples.valid.all()  # the caller's samples are left alone
