@@ -232,6 +232,17 @@ class ColourModel:
         # A black top's edges are steps between dark surfaces: smaller in white units.
         has_rim = {k: rim >= (th.rim_dark if k == "b" else th.rim) for k in PIECES}
         no_print = self._print_absent(s, ~occupied & usable & (de <= th.empty))
+        # An expected top that shows its whole disc (a strong edge all round, an even face of
+        # a piece's colour) is seen, whatever lies over the board beside it: a hand or a
+        # sleeve over the top hides that edge (four times the bar: covered tops that fit a
+        # piece show at most about twice it).
+        fit = np.sort(dp, axis=1)
+        fit[:, 1] = np.where(np.isfinite(fit[:, 0]), fit[:, 1], np.inf)
+        fit[:, 0] = np.where(np.isfinite(fit[:, 0]), fit[:, 0], 1e9)
+        bars = np.where(np.argmin(dp, axis=1) == 1, th.rim_dark, th.rim)
+        whole_top = (occupied & (fit[:, 0] <= 0.25 * th.unknown)
+                     & (fit[:, 1] - fit[:, 0] >= th.margin) & (rim >= 4.0 * bars)
+                     & (m.spread <= th.flat) & (m.saturated < 0.05) & (m.hidden <= th.hidden))
         # A printed circle or hexagon is an edge around every empty cell too.
         looks = ~occupied & usable & (de <= th.empty) & np.isfinite(rim)
         print_rim = float(np.median(rim[looks])) if looks.sum() >= 4 else 0.0
@@ -249,11 +260,13 @@ class ColourModel:
             label, why = "?", ""
             if m.hidden[c] > th.hidden:
                 why = "hidden by a stack"
-            elif board.disturbed[c] >= th.disturbed and (board.foreign[c] >= 3 or not (
+            elif board.disturbed[c] >= th.disturbed and not whole_top[c] and (
+                    board.foreign[c] >= 3 or not (
                     (occupied[c] and best <= 0.25 * th.unknown and second - best >= 3 * th.margin)
                     or (not occupied[c] and de[c] <= 0.25 * th.empty))):
                 # Something lies over the board around the cell (a hand, a sleeve): only a
-                # cell that is itself unmistakable, with two foreign neighbours at most, reads.
+                # cell that is itself unmistakable, with two foreign neighbours at most, or an
+                # expected top that shows a whole disc, reads.
                 why = "something over the board here"
             elif mixed[c] and occupied[c]:
                 why = "mixed colours"

@@ -264,3 +264,36 @@ def test_white_tops_clipped_by_a_bright_lamp_are_white_not_glare() -> None:
     frame, truth = render(scene)
     got = BoardReader().read(frame, heights_of(stacks)).snapshot
     assert not _wrong(got, truth.expected), _wrong(got, truth.expected)
+
+
+def test_a_whole_disc_beside_a_hand_is_read_and_the_covered_cells_stay_unknown() -> None:
+    """Arms over the board beside two tall black stacks: the board around them is foreign,
+    but each top shows its whole disc (a strong edge all round, an even face of a piece's
+    colour), which a hand or sleeve over it would hide (without that, both read '?';
+    widened-renderer frame, seed 1, frame 418). The 19 covered cells get no colour."""
+    from vision.materials import Material
+    from vision.synthetic import Hand, Scene
+
+    stacks = ["", "", "w", "w", "w", "b", "", "", "", "wb", "", "bbwb", "r", "", "wwbb", "",
+              "bb", "wb", "wb", "", "", "w", "b", "", "", "", "bb", "wbw", "b", "", "w", "w",
+              "bb", "", "w", "", "bw", "", "", "w", "wb", "", "w", "r", "w", "wwb", "", "wr", ""]
+    scene = Scene(
+        stacks=stacks, size=(1280, 960), focal_per_width=1.082, tilt_deg=32.68,
+        azimuth_deg=66.03, yaw_deg=58.50, fill=0.916, cast=(1.0, 0.684, 0.534),
+        exposure=1.227, gradient=(-0.088, 0.122), vignette=0.158,
+        hands=[Hand((1408.0, 578.5), (409.0, 292.3), 67.5, (92, 124, 178), (198, 107, 51),
+                    0.672),
+               Hand((995.2, 1056.0), (472.8, 288.3), 71.7, (65, 168, 20), (47, 60, 240),
+                    0.816)],
+        blur=0.308, noise=2.66, jpeg_quality=88, seed=280817664,
+        material=Material(kind="laminate", albedo=(192, 103, 219), grain=0.175,
+                          prints="lattice", ink=(35, 38, 39), table=(82, 46, 168),
+                          table_grain=0.024, card=(245, 242, 245), quiet=1.96, seed=325843132),
+        pieces={"w": (215, 219, 222), "b": (20, 15, 18), "r": (38, 34, 211)}, gloss=0.483,
+        side_shade=0.626, cast_shadow=(0.082, -0.269, 0.110), jitter=0.687, distortion=0.0333,
+        lamp_k=4899.0)
+    frame, truth = render(scene)
+    got = BoardReader().read(frame, heights_of(stacks)).snapshot
+    assert got[11] == got[14] == "b", got
+    assert truth.expected.count("?") >= 10
+    assert not _wrong(got, truth.expected), _wrong(got, truth.expected)
