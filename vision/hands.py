@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from engine.geometry import NUM_CELLS
+from engine.geometry import NEIGHBOURS, NUM_CELLS
 from vision.geometry import BoardGeometry
 from vision.measure import CellSamples
 from vision.pose import Pose
@@ -32,6 +32,7 @@ from vision.pose import Pose
 #: from just inside a disc's footprint to short of the neighbours' (1.8 r < pitch - r).
 ANGLES = np.radians(np.arange(0, 360, 10))
 RADII = np.arange(0.55, 1.81, 0.1)
+PIECES = "wbr"
 _KERNEL = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
 
 
@@ -45,6 +46,8 @@ class CoverLimits:
     print_min: float = 0.1  # the board's print must stand out this much for any verdict
     print_grey: float = 16.0  # ... and this many grey levels (well above the noise)
     missing: float = 0.6  # share of the print's directions missing: the cell is covered
+    missing_top: float = 0.7  # ... a cell read as a colour (a piece's own outline shows)
+    core: float = 0.95  # ... and beside a cell whose print is gone all round
     line_grey: float = 8.0  # ... and this many grey levels (above the sensor's noise peaks)
     min_examples: int = 4  # cells needed to learn where this board's print runs
     some_print: float = 0.25  # share of a cell's rays with a line: it shows the print
@@ -239,16 +242,23 @@ def hide_covered(samples: CellSamples, cover: Cover) -> CellSamples:
     return replace(samples, valid=valid, base_valid=base_valid, ring_valid=ring_valid)
 
 
-def mark_covered(labels: str, conf: list[float], reasons: list[str], cover: Cover
-                 ) -> tuple[str, list[float], list[str]]:
+def mark_covered(labels: str, conf: list[float], reasons: list[str], cover: Cover,
+                 limits: CoverLimits | None = None) -> tuple[str, list[float], list[str]]:
     """Cells read '.' where the board's print does not show read '?' (a hand or sleeve the
-    colour of the board lies there). Nothing else changes: a colour stays a colour."""
+    colour of the board lies there). A colour needs more: its print mostly gone and a
+    neighbour whose print is gone all round (the core of a hand: an arm is one region from
+    the frame's edge, and a top beside it keeps its colour)."""
+    lim = limits or CoverLimits()
     out = list(labels)
     conf = list(conf)
     reasons = list(reasons)
+    missing = np.nan_to_num(cover.missing, nan=0.0)
     for c in np.flatnonzero(cover.covered):
-        if out[c] in ".?":
-            out[c] = "?"
-            conf[c] = 0.0
-            reasons[c] = "the board's print does not show around it: something lies over it"
+        if out[c] in PIECES:
+            core = max(missing[n] for n in NEIGHBOURS[c])
+            if missing[c] < lim.missing_top or core < lim.core:
+                continue
+        out[c] = "?"
+        conf[c] = 0.0
+        reasons[c] = "the board's print does not show around it: something lies over it"
     return "".join(out), conf, reasons

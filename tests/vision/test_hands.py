@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.geometry import NUM_CELLS
+from engine.geometry import NEIGHBOURS, NUM_CELLS
 from vision.geometry import BoardGeometry
 from vision.hands import (
     ANGLES,
@@ -99,15 +99,25 @@ def test_a_plain_board_or_a_faint_print_gives_no_verdict() -> None:
         assert np.isnan(cover.missing).all()
 
 
-def test_only_cells_read_empty_become_unknown() -> None:
+def test_a_colour_needs_its_print_gone_and_a_hand_beside_it() -> None:
     cover = print_cover(np.zeros(SHAPE, np.float32), np.full(NUM_CELLS, 150.0, np.float32),
                         np.ones(NUM_CELLS, bool), inside_directions(BoardGeometry()))
     cover.covered[:3] = True
+    cover.missing[:] = 0.0
+    cover.missing[:3] = 0.65  # a top's own outline shows: it keeps its colour
     labels, conf, reasons = mark_covered("." + "w" + "?" + "." * 46, [0.9] * NUM_CELLS,
                                          [""] * NUM_CELLS, cover)
     assert labels[:4] == "?w?."
     assert conf[0] == 0.0 and conf[1] == 0.9
     assert "print" in reasons[0] and reasons[1] == ""
+    # Print mostly gone round the top, but no neighbour is the core of a hand: a colour.
+    cover.missing[1] = 0.8
+    assert mark_covered("." + "w" + "?" + "." * 46, [0.9] * NUM_CELLS, [""] * NUM_CELLS,
+                        cover)[0][1] == "w"
+    core = NEIGHBOURS[1][0]  # its print gone all round: the top beside it is covered too
+    cover.missing[core] = 1.0
+    assert mark_covered("." + "w" + "?" + "." * 46, [0.9] * NUM_CELLS, [""] * NUM_CELLS,
+                        cover)[0][1] == "?"
 
 
 def test_covered_empty_cells_are_no_examples_of_the_empty_board() -> None:
