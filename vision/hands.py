@@ -147,7 +147,12 @@ def print_cover(lines: np.ndarray, brightness: np.ndarray, empty: np.ndarray, in
     cell_rel = _upper_quartile(peak, inside)
     cell_grey = _upper_quartile(strongest, inside)
     level, grey_level = 0.0, 0.0
-    for cells in (empty, np.ones(NUM_CELLS, bool)):
+    # All cells only when some empty cells show the print clearly (a hand over the others):
+    # a board whose empty cells show no print at all gives no verdict, whatever the stacks'
+    # own outlines show.
+    shown = empty & (cell_rel >= lim.print_min) & (cell_grey >= lim.print_grey)
+    sets = (empty, np.ones(NUM_CELLS, bool)) if int(shown.sum()) >= 2 else (empty,)
+    for cells in sets:
         if int(cells.sum()) >= lim.min_examples:
             level = float(np.percentile(cell_rel[cells], 75))
             grey_level = float(np.percentile(cell_grey[cells], 75))

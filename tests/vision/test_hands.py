@@ -136,3 +136,19 @@ def test_covered_empty_cells_are_no_examples_of_the_empty_board() -> None:
     assert hidden.valid[:10].all()  # stacks: their own cues (rim, colour) decide
     assert hidden.base_valid is not None and not hidden.base_valid[10:30].any()
     assert samples.valid.all()  # the caller's samples are left alone
+
+
+def test_stack_outlines_alone_are_no_print() -> None:
+    """A faint print no empty cell shows (stacks' own outlines around the others): no
+    verdict, rather than every empty cell under a hand (a clean frame must read exactly)."""
+    inside = inside_directions(BoardGeometry())
+    lines = _lines(np.zeros(len(ANGLES), bool))
+    empty = np.zeros(NUM_CELLS, bool)
+    empty[::2] = True
+    lines[~empty, :, len(RADII) // 2] = 60.0  # the stacks' outlines
+    cover = print_cover(lines, np.full(NUM_CELLS, 150.0, np.float32), empty, inside)
+    assert not cover.covered.any()
+    # ... while two empty cells showing the print make the others' covered.
+    lines[[0, 2], :, len(RADII) // 2] = 60.0
+    cover = print_cover(lines, np.full(NUM_CELLS, 150.0, np.float32), empty, inside)
+    assert cover.covered[4] and not cover.covered[0]
