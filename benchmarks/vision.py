@@ -11,6 +11,14 @@ the expected character ('*' cells are skipped); a covered cell ('?') read as a c
 worst error; a frame without a hand is clean and must be read exactly. Time is in-process,
 per frame (pose + sampling + colour model). Prints ``name: value unit`` lines.
 
+A second figure per set, ``<set>.unknown_pieces``: pieces the heights do not know yet. In play
+the controller gives the heights of the position it has committed, so every new placement is
+a piece where the heights say empty. Each frame is read once more (by a second reader, so the
+first figures are untouched) with the top pieces of K random visible stacks (K = 1..3) taken
+off the heights; those pieces are counted as read their colour / '.' / '?' / another colour
+(a '.' is a placement the controller never sees: the game stalls), and the frame's other
+cells read differently from the true-heights reading are counted too.
+
     python benchmarks/vision.py [--set photos|synthetic|both] [--frames 500] [--seed 1]
 """
 
@@ -79,6 +87,55 @@ class Score:
               f"wall figures above grow when other work shares the cores)")
 
 
+class Unknown:
+    """How pieces the heights do not know yet read (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.counts = {k: 0 for k in ("colour", ".", "?", "wrong colour")}
+        self.on_empty = {k: 0 for k in self.counts}
+        self.others_changed = self.others = self.phantoms = 0
+
+    @staticmethod
+    def hide(rng: np.random.Generator, heights: list[int], expected: str) -> tuple[list[int],
+                                                                             list[int]]:
+        """The heights without the top pieces of 1..3 random visible stacks, and those cells."""
+        visible = [c for c in range(49) if heights[c] > 0 and expected[c] in "wbr"]
+        k = min(int(rng.integers(1, 4)), len(visible))
+        cells = sorted(int(c) for c in rng.choice(visible, size=k, replace=False)) if k else []
+        hidden = list(heights)
+        for c in cells:
+            hidden[c] -= 1
+        return hidden, cells
+
+    def add(self, got: str, base: str, expected: str, heights: list[int], cells: list[int]
+            ) -> None:
+        for c in cells:
+            r = got[c]
+            key = ("colour" if r == expected[c] else r if r in ".?"
+                   else "wrong colour")
+            self.counts[key] += 1
+            if heights[c] == 0:
+                self.on_empty[key] += 1
+        for c in range(49):
+            if c not in cells and expected[c] != "*":
+                self.others += 1
+                self.others_changed += got[c] != base[c]
+                self.phantoms += expected[c] in ".?" and got[c] in "wbr"
+
+    def report(self, name: str) -> None:
+        def line(d: dict[str, int]) -> str:
+            n = max(sum(d.values()), 1)
+            return (f"{d['colour']} of {sum(d.values())} read their colour "
+                    f"({100.0 * d['colour'] / n:.1f} %), {d['.']} '.', {d['?']} '?', "
+                    f"{d['wrong colour']} a wrong colour")
+        print(f"{name}.unknown_pieces: {line(self.counts)}")
+        print(f"{name}.unknown_pieces_on_empty: {line(self.on_empty)} (the heights say empty: "
+              f"a placement)")
+        print(f"{name}.unknown_pieces_other_cells_changed: {self.others_changed} of "
+              f"{self.others} cells (read otherwise than with the true heights), "
+              f"{self.phantoms} empty or covered cells given a colour")
+
+
 def _read(reader: BoardReader, frame: np.ndarray, heights: list[int]
           ) -> tuple[str, tuple[float, float]]:
     t0, c0 = time.perf_counter(), time.process_time()
@@ -89,8 +146,9 @@ def _read(reader: BoardReader, frame: np.ndarray, heights: list[int]
     return got, (time.perf_counter() - t0, time.process_time() - c0)
 
 
-def photos(folder: Path, verbose: bool) -> Score:
-    score = Score()
+def photos(folder: Path, verbose: bool, seed: int = 1) -> tuple[Score, Unknown]:
+    score, unknown = Score(), Unknown()
+    rng = np.random.default_rng(seed)
     for line in (folder / "truth.jsonl").read_text().splitlines():
         t = json.loads(line)
         frame = cv2.imread(str(folder / t["file"]), cv2.IMREAD_COLOR)
@@ -98,7 +156,9 @@ def photos(folder: Path, verbose: bool) -> Score:
         score.not_found += got.startswith("!")
         if score.add(got, t["expected"], t["hand"], dt) and verbose:
             print(f"# {t['file']}: read {got}\n#{' ' * len(t['file'])}  want {t['expected']}")
-    return score
+        hidden, cells = Unknown.hide(rng, t["heights"], t["expected"])
+        unknown.add(_read(BoardReader(), frame, hidden)[0], got, t["expected"], hidden, cells)
+    return score, unknown
 
 
 def synthetic_frames(frames: int, seed: int, group: int, hand_share: float
@@ -117,18 +177,23 @@ def synthetic_frames(frames: int, seed: int, group: int, hand_share: float
         yield i, frame, truth, stacks, bool(hands)
 
 
-def synthetic(frames: int, seed: int, group: int, hand_share: float, verbose: bool) -> Score:
-    score = Score()
-    reader = BoardReader()
+def synthetic(frames: int, seed: int, group: int, hand_share: float, verbose: bool
+              ) -> tuple[Score, Unknown]:
+    score, unknown = Score(), Unknown()
+    reader = surprised = BoardReader()
+    rng = np.random.default_rng(seed + 1000)
     for i, frame, truth, stacks, hand in synthetic_frames(frames, seed, group, hand_share):
         if i % group == 0:
             reader = BoardReader()  # a new table: nothing learned carries over
+            surprised = BoardReader()
         got, dt = _read(reader, frame, heights_of(stacks))
         score.not_found += got.startswith("!")
         expected = truth.expected  # type: ignore[attr-defined]
         if score.add(got, expected, hand, dt) and verbose:
             print(f"# frame {i}: read {got}\n#{' ' * len(str(i))}        want {expected}")
-    return score
+        hidden, cells = Unknown.hide(rng, heights_of(stacks), expected)
+        unknown.add(_read(surprised, frame, hidden)[0], got, expected, hidden, cells)
+    return score, unknown
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -144,12 +209,16 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.set in ("photos", "both"):
         if (args.photos / "truth.jsonl").is_file():
-            photos(args.photos, args.verbose).report("photos")
+            score, unknown = photos(args.photos, args.verbose, args.seed)
+            score.report("photos")
+            unknown.report("photos")
         else:
             print(f"photos: skipped ({args.photos / 'truth.jsonl'} not found)")
     if args.set in ("synthetic", "both"):
-        synthetic(args.frames, args.seed, args.group, args.hand_share,
-                  args.verbose).report("synthetic")
+        score, unknown = synthetic(args.frames, args.seed, args.group, args.hand_share,
+                                   args.verbose)
+        score.report("synthetic")
+        unknown.report("synthetic")
     return 0
 
 

@@ -7,7 +7,10 @@ Rendered frames can be cached (``--cache DIR``, lossless PNG) so that repeated r
 for the reading.
 
     python benchmarks/vision_errors.py [--set photos|synthetic|both] [--frames 500] [--seed 1]
-        [--cache /tmp/vision-cache] [--show 20]
+        [--cache /tmp/vision-cache] [--show 20] [--unknown]
+
+``--unknown`` also gives ``benchmarks/vision.py``'s figure of pieces the heights do not know
+yet (the same hidden pieces: the same seeds), from the cached frames.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.vision import PHOTOS, synthetic_frames  # noqa: E402
+from benchmarks.vision import PHOTOS, Unknown, synthetic_frames  # noqa: E402
 from engine.geometry import CELL_NAMES, NEIGHBOURS  # noqa: E402
 from vision.pose import BoardNotFoundError  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
@@ -82,7 +85,11 @@ def synthetic_cases(frames: int, seed: int, group: int, hand_share: float,
         (where / "index.jsonl").write_text("\n".join(rows) + "\n")
 
 
-def diagnose(cases: Iterator[Case], label: str, show: int, fresh_each: bool) -> None:
+def diagnose(cases: Iterator[Case], label: str, show: int, fresh_each: bool,
+             unknown_seed: int | None = None) -> None:
+    unknown = Unknown()
+    rng = np.random.default_rng(unknown_seed)
+    surprised = BoardReader()
     counts: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     scored = wrong = clean = clean_ok = 0
@@ -91,6 +98,7 @@ def diagnose(cases: Iterator[Case], label: str, show: int, fresh_each: bool) -> 
     for name, frame, heights, want, hand, new in cases:
         if fresh_each or new:
             reader = BoardReader()
+            surprised = BoardReader()
         try:
             r = reader.read(frame, heights)
             got, why = r.snapshot, r.reasons
@@ -113,6 +121,13 @@ def diagnose(cases: Iterator[Case], label: str, show: int, fresh_each: bool) -> 
                 shown += 1
                 print(f"# {label} {name} {CELL_NAMES[c]} h={heights[c]} want {want[c]} "
                       f"read {got[c]} ({cls}; {why[c] or '-'})")
+        if unknown_seed is not None:
+            hidden, cells = Unknown.hide(rng, heights, want)
+            try:
+                seen = surprised.read(frame, hidden).snapshot
+            except BoardNotFoundError:
+                seen = "!" * 49
+            unknown.add(seen, got, want, hidden, cells)
         wrong += bad
         if not hand:
             clean += 1
@@ -124,6 +139,8 @@ def diagnose(cases: Iterator[Case], label: str, show: int, fresh_each: bool) -> 
     print(f"{label}: by class and the reader's reason")
     for cls, n in reasons.most_common():
         print(f"  {n:5d}  {cls}")
+    if unknown_seed is not None:
+        unknown.report(label.replace(" ", "_"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,12 +154,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hand-share", type=float, default=0.3)
     ap.add_argument("--cache", type=Path, default=None, help="folder for rendered frames")
     ap.add_argument("--show", type=int, default=0, help="print this many wrong cells")
+    ap.add_argument("--unknown", action="store_true",
+                    help="also read each frame with some placed pieces left off the heights")
     args = ap.parse_args(argv)
     if args.set in ("photos", "both") and (args.photos / "truth.jsonl").is_file():
-        diagnose(photo_cases(args.photos), "photos", args.show, True)
+        diagnose(photo_cases(args.photos), "photos", args.show, True,
+                 args.seed if args.unknown else None)
     if args.set in ("synthetic", "both"):
         diagnose(synthetic_cases(args.frames, args.seed, args.group, args.hand_share,
-                                 args.cache), f"synthetic seed {args.seed}", args.show, False)
+                                 args.cache), f"synthetic seed {args.seed}", args.show, False,
+                 args.seed + 1000 if args.unknown else None)
     return 0
 
 

@@ -33,6 +33,7 @@ from vision.measure import (
     measure_board,
     plain_view,
     print_match,
+    profile_match,
 )
 
 PIECES = ("w", "b", "r")
@@ -246,6 +247,14 @@ class ColourModel:
         # A printed circle or hexagon is an edge around every empty cell too.
         looks = ~occupied & usable & (de <= th.empty) & np.isfinite(rim)
         print_rim = float(np.median(rim[looks])) if looks.sum() >= 4 else 0.0
+        # Outline profiles: the frame's known single pieces of each colour (a whole disc in
+        # view) and its empty cells are labelled examples of both shapes.
+        profile = s.rim_profile if heights is not None else None
+        kind = np.argmin(dp, axis=1)
+        shape_examples = [occupied & (heights == 1) & usable & (kind == j) & has_rim[k]
+                          & (m.hidden <= 0.0) if heights is not None else occupied
+                          for j, k in enumerate(PIECES)]
+        empty_shapes = looks & (m.hidden <= 0.0)
         labels: list[str] = []
         conf: list[float] = []
         reasons: list[str] = []
@@ -303,6 +312,21 @@ class ColourModel:
                            and m.saturated[c] < 0.05
                            and m.spread[c] <= th.flat and empty_c is not None
                            and _dist(means[k], empty_c[c], empty_s) >= th.separable)
+                if (not clearly and de[c] <= th.empty and profile is not None and piece_ok
+                        and best <= 0.25 * th.unknown and rim[c] >= 2.0 * bars[c]
+                        and m.spread[c] <= th.flat and m.saturated[c] < 0.05
+                        and not no_print[c] and board.disturbed[c] < th.disturbed):
+                    # The colour fits the empty board too (white on paper, black on felt):
+                    # the outline decides. A piece's edge, side wall and shadow look like
+                    # those of the frame's known pieces of that colour, not like the print
+                    # round the frame's other empty cells (a printed circle is thin and
+                    # flat).
+                    known = shape_examples[order[0]]
+                    # Enough empty examples that a few new pieces among them (the heights
+                    # say empty there too) cannot make the median empty outline theirs.
+                    if known.sum() >= 2 and (empty_shapes.sum() - empty_shapes[c]) >= 5:
+                        d_piece, d_empty = profile_match(profile, c, known, empty_shapes)
+                        clearly = d_empty >= max(3.0 * d_piece, 0.015)
                 if de[c] <= th.empty and not clearly and no_print[c]:
                     why = "the board's print does not show: something lies over it"
                 elif de[c] <= th.empty and not clearly:

@@ -58,6 +58,29 @@ class CellSamples:
     #: (49, A) whether each profile is in view: the board's print shows there when empty.
     ring: np.ndarray | None = None
     ring_valid: np.ndarray | None = None
+    #: (49, A, R) log brightness along the radial profiles across each top's outline (those
+    #: of ``rim``) relative to the inside of the top: a disc's edge, side wall and shadow.
+    rim_profile: np.ndarray | None = None
+
+
+def rim_profile(vals: np.ndarray, white: np.ndarray, angles: int, radii: int) -> np.ndarray:
+    """(49, A, R) log brightness (white = 1) along each cell's radial profiles, minus the mean
+    of its two innermost radii (the top face itself): the shape of the outline, not its
+    colour."""
+    prof = vals.reshape(-1, angles, radii, 3) / np.maximum(white, 8.0)[:, None, None, :]
+    lum = np.log(np.maximum(prof.mean(axis=3), 1e-3))
+    return np.asarray(lum - lum[:, :, :2].mean(axis=(1, 2))[:, None, None])
+
+
+def profile_match(profile: np.ndarray, cell: int, pieces: np.ndarray, empties: np.ndarray
+                  ) -> tuple[float, float]:
+    """Mean squared distance of one cell's outline profile from the median profile of this
+    frame's known pieces of one colour and from that of its empty cells (cell left out)."""
+    empties = empties.copy()
+    empties[cell] = False
+    d_piece = float(np.mean((profile[cell] - np.median(profile[pieces], axis=0)) ** 2))
+    d_empty = float(np.mean((profile[cell] - np.median(profile[empties], axis=0)) ** 2))
+    return d_piece, d_empty
 
 
 def features(bgr: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ from engine.geometry import CELL_NAMES, NUM_CELLS
 from vision.classify import ColourModel
 from vision.geometry import BoardGeometry
 from vision.hands import Cover, HandDetector, hide_covered, mark_covered
-from vision.measure import CellSamples, odd_whites
+from vision.measure import CellSamples, odd_whites, rim_profile
 from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, Pose, pose_from_markers
 
 if TYPE_CHECKING:
@@ -236,8 +236,9 @@ class BoardReader:
         known = None if heights is None else np.asarray(heights)
         rim = _rim_contrast(vals[n4:n5], white)
         ring = ring.reshape(NUM_CELLS, na, nr)
+        profile = rim_profile(vals[n4:n5], white, len(_RIM_ANGLES), len(_RIM_RADII))
         return (CellSamples(cells, valid, white, inter_col, inter_white, self._inter_of, known,
-                            base, base_valid, rim, ring, ring_valid), uv[:NUM_CELLS])
+                            base, base_valid, rim, ring, ring_valid, profile), uv[:NUM_CELLS])
 
     def _print_points(self) -> np.ndarray:
         """Radial profiles on the board around each cell (z = 0): an empty cell shows the
