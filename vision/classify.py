@@ -85,6 +85,9 @@ class ColourModel:
     #: its strength relative to the noise.
     print_template: np.ndarray | None = field(default=None, repr=False)
     print_strength: float = 0.0
+    #: The median outline profile of the empty cells, once a frame showed many (``classify``):
+    #: on a nearly full board the new pieces would be most of the frame's own examples.
+    empty_profile: np.ndarray | None = field(default=None, repr=False, compare=False)
     thresholds: Thresholds = field(default_factory=Thresholds)
     #: When a dict, ``classify`` leaves its intermediate figures there (diagnostics).
     debug: dict[str, Any] | None = field(default=None, repr=False, compare=False)
@@ -255,6 +258,9 @@ class ColourModel:
                           & (m.hidden <= 0.0) if heights is not None else occupied
                           for j, k in enumerate(PIECES)]
         empty_shapes = looks & (m.hidden <= 0.0)
+        if profile is not None and empty_shapes.sum() >= 12 and float(
+                np.mean(board.disturbed)) < 0.1:
+            self.empty_profile = np.median(profile[empty_shapes], axis=0)
         labels: list[str] = []
         conf: list[float] = []
         reasons: list[str] = []
@@ -324,8 +330,14 @@ class ColourModel:
                     known = shape_examples[order[0]]
                     # Enough empty examples that a few new pieces among them (the heights
                     # say empty there too) cannot make the median empty outline theirs.
+                    # With fewer, the empty outline kept from an earlier frame of this table.
                     if known.sum() >= 2 and (empty_shapes.sum() - empty_shapes[c]) >= 5:
                         d_piece, d_empty = profile_match(profile, c, known, empty_shapes)
+                        clearly = d_empty >= max(3.0 * d_piece, 0.015)
+                    elif known.sum() >= 2 and self.empty_profile is not None:
+                        d_piece = float(np.mean(
+                            (profile[c] - np.median(profile[known], axis=0)) ** 2))
+                        d_empty = float(np.mean((profile[c] - self.empty_profile) ** 2))
                         clearly = d_empty >= max(3.0 * d_piece, 0.015)
                 if de[c] <= th.empty and not clearly and no_print[c]:
                     why = "the board's print does not show: something lies over it"
