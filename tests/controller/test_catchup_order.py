@@ -7,28 +7,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from table_helpers import PLACEMENT, Feeder, board, edit
+from table_helpers import PLACEMENT, Feeder, board, edit, replay_from
 
 from controller.catchup import decide, search
-from controller.session import TableController
 from engine.game import Game
 from engine.geometry import CELL_NAMES, iter_cells
 from engine.move import Move
-from hardware.events import ButtonEvent, SnapshotEvent
 
 DATA = Path(__file__).parent / "data" / "catchup"  # a position, then a sensor log
-
-
-def _replay_from(path: Path) -> tuple[TableController, list[str], list[str]]:
-    lines = path.read_text().splitlines()
-    head = json.loads(lines[0])
-    ctl = TableController(game=Game.from_moves(head["position"]), colours=False)
-    for line in lines[1:]:
-        e = json.loads(line)
-        ctl.handle(ButtonEvent(e["t"], e["button"]) if "button" in e
-                   else SnapshotEvent(e["t"], e["cells"]))
-    ctl.settle()
-    return ctl, head["position"], head["then"]
 
 
 def test_a_stack_seen_gone_before_a_source_was_not_cut_off_by_that_move() -> None:
@@ -37,7 +23,7 @@ def test_a_stack_seen_gone_before_a_source_was_not_cut_off_by_that_move() -> Non
     move, fewer than the true three) is out of the order the board was seen in; once the
     prompt is answered the true moves are committed, in order, and the next one is asked
     about (the log ends there)."""
-    ctl, position, then = _replay_from(DATA / "order_blackout.jsonl")
+    ctl, position, then = replay_from(DATA / "order_blackout.jsonl")
     assert ctl.actions == position + then[:2]  # D3D2 (confirm), F1G2 (gesture on G2)
     e = ctl.explanation
     nxt = Move.parse(then[2])
@@ -152,7 +138,7 @@ def test_a_choice_reads_the_whole_board_not_the_prompted_cells_that_are_up() -> 
     next/confirm (B1). The choice is applied to the board as read (B2 a source), not to it
     with the raised cells hidden, where 'A1C3' was the only second move left: C2B1 is
     committed and B2's move is asked about next (the log ends there)."""
-    ctl, position, then = _replay_from(DATA / "raised_source.jsonl")
+    ctl, position, then = replay_from(DATA / "raised_source.jsonl")
     assert ctl.actions == position + then[:1]
     nxt = Move.parse(then[1])
     e = ctl.explanation
