@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import io
 import json
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.expected import Expected
 from controller.sensorlog import LogEvent, log_colours, read_log, replay
 from controller.session import TableController
+from engine.game import Game
+from engine.geometry import iter_cells
+from engine.move import Move
 
 
 @dataclass
@@ -109,12 +114,6 @@ def unseen_order(got: Sequence[str], want: Sequence[str], events: Sequence[LogEv
     one order passes through (a stack in the hand included) but with none of the other's.
     Cut-off stacks in the window may stand or be gone. Used to report such games apart from
     the exact ones, never to count them as exact."""
-    from collections import Counter
-
-    from controller.expected import Expected
-    from engine.game import Game
-    from engine.move import Move
-
     got, want = list(got), list(want)
     if got == want or len(got) != len(want):
         return False
@@ -137,11 +136,9 @@ def unseen_order(got: Sequence[str], want: Sequence[str], events: Sequence[LogEv
             if move.source is not None:  # the stack in the hand
                 lifted = board[:move.source] + "." + board[move.source + 1:]
                 out.append(Expected(lifted, dict(cut)))
-            gone = g.push(move)
-            for c in range(49):
-                if (gone >> c) & 1:
-                    cut[c] = board[move.source if c == move.target and move.source is not None
-                                   else c]
+            for c in iter_cells(g.push(move)):  # a target cut off shows the moved stack
+                cut[c] = board[move.source if c == move.target and move.source is not None
+                               else c]
             out.append(Expected.of(g, cut))
         return out
 
