@@ -13,10 +13,14 @@ traceback).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from types import FrameType
 from typing import NoReturn
 
 from engine.errors import DvonnError
@@ -98,6 +102,24 @@ def _say(prog: str, message: str) -> None:
     print(one_line(f"{prog}: {message}"), file=sys.stderr)
 
 
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """SIGTERM (kill, a shutdown, a service stop) ends a command like Ctrl-C, so its cleanup
+    runs: LEDs off, the journal closed, the emulated board's temporary port removed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers can only be set from the main thread (tests call main in threads)
+        return
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
@@ -114,7 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     prog = f"dvonn-board {args.command}"
     try:
-        return int(func(args) or 0)
+        with _sigterm_as_interrupt():
+            return int(func(args) or 0)
     except UsageError as exc:
         _say(exc.prog, f"{exc} (see '{exc.prog} --help')")
         return 2

@@ -9,7 +9,6 @@ without the token is a read-only spectators' view.
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -51,14 +50,6 @@ def require_web() -> None:
         ) from None
 
 
-def _stop_on_sigterm() -> None:
-    """SIGTERM (systemd, kill) ends the loop like Ctrl-C: the server stops cleanly."""
-    def handler(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, handler)
-
-
 def cmd_web(args: argparse.Namespace) -> int:
     require_web()
     from controller.web.app import VirtualOptions, run_virtual_table
@@ -87,7 +78,6 @@ def cmd_web(args: argparse.Namespace) -> int:
         opts = VirtualOptions(address=args.address, agents=agents, players=(names[0], names[1]),
                               auto_remove=not args.manual_remove, share_hints=args.share_hints,
                               token=args.token, journal=journal)
-        _stop_on_sigterm()
         ctl = run_virtual_table(opts, sys.stdout)
         if ctl.game.is_over():
             w, b = ctl.game.score()
