@@ -25,7 +25,7 @@ import numpy as np
 
 from engine.geometry import NEIGHBOURS, NUM_CELLS
 from vision.geometry import BoardGeometry
-from vision.measure import CellSamples
+from vision.measure import CellSamples, measure
 from vision.pose import Pose
 
 #: Rays around each cell (board coordinates) and the radii sampled on them, in disc radii:
@@ -48,6 +48,11 @@ class CoverLimits:
     missing: float = 0.6  # share of the print's directions missing: the cell is covered
     missing_top: float = 0.7  # ... a cell read as a colour (a piece's own outline shows)
     core: float = 0.95  # ... and beside a cell whose print is gone all round
+    missing_alike: float = 0.45  # ... or this share where the top is the colour of that hand
+    alike_grey: float = 0.5  # log brightness apart within one hand or sleeve (its shading)
+    alike_hue: float = 0.12  # chroma ((R-G)/L, (B-G)/L) apart within one hand or sleeve
+    outline_step: float = 0.1  # a top's outline: a step of this much (log brightness) ...
+    outline_share: float = 0.65  # ... strongest at the rim in this share of directions
     line_grey: float = 8.0  # ... and this many grey levels (above the sensor's noise peaks)
     min_examples: int = 4  # cells needed to learn where this board's print runs
     some_print: float = 0.25  # share of a cell's rays with a line: it shows the print
@@ -248,22 +253,73 @@ def hide_covered(samples: CellSamples, cover: Cover) -> CellSamples:
 
 
 def mark_covered(labels: str, conf: list[float], reasons: list[str], cover: Cover,
-                 limits: CoverLimits | None = None) -> tuple[str, list[float], list[str]]:
+                 limits: CoverLimits | None = None, samples: CellSamples | None = None,
+                 rim_radii: np.ndarray | None = None) -> tuple[str, list[float], list[str]]:
     """Cells read '.' where the board's print does not show read '?' (a hand or sleeve the
-    colour of the board lies there). A colour needs more: its print mostly gone and a
-    neighbour whose print is gone all round (the core of a hand: an arm is one region from
-    the frame's edge, and a top beside it keeps its colour)."""
+    colour of the board lies there). A colour needs more: a neighbour whose print is gone all
+    round (the core of a hand: an arm is one region from the frame's edge, and a top beside
+    it keeps its colour) and its own print mostly gone, or about half gone where the top is
+    the colour of the hand over that neighbour (``samples``: the frame's samples, before any
+    cell was hidden) and does not show its outline all round (``rim_radii``: the radii of
+    ``samples.rim_profile``): a sleeve the colour of a piece over the top cannot be told
+    from the piece by colour, but a hand over a top's face leaves at most half its outline
+    in view, while a top beside the hand shows all of it."""
     lim = limits or CoverLimits()
     out = list(labels)
     conf = list(conf)
     reasons = list(reasons)
     missing = np.nan_to_num(cover.missing, nan=0.0)
-    for c in np.flatnonzero(cover.covered):
+    colours: np.ndarray | None = None
+    for c in range(NUM_CELLS):
+        why = "the board's print does not show around it: something lies over it"
         if out[c] in PIECES:
+            if missing[c] < lim.missing_alike:
+                continue
             core = max(missing[n] for n in NEIGHBOURS[c])
             if missing[c] < lim.missing_top or core < lim.core:
-                continue
+                # Half gone: beside the core of a hand, or an empty cell it covers, of the
+                # same colour (one hand or sleeve; a stack's own outline hides its print).
+                if samples is None or samples.heights is None:
+                    continue
+                hand = [n for n in NEIGHBOURS[c] if missing[n] >= lim.core
+                        or (cover.covered[n] and samples.heights[n] == 0)]
+                if not hand:
+                    continue
+                if colours is None:
+                    colours = measure(samples.cells, samples.valid, samples.white,
+                                      np.zeros(NUM_CELLS)).raw
+                if not any(_alike(colours[c], colours[n], lim) for n in hand):
+                    continue
+                if (samples.rim_profile is not None and rim_radii is not None
+                        and outline_shown(samples.rim_profile[c], rim_radii, lim)
+                        >= lim.outline_share):
+                    continue
+                why = ("the colour of the hand lying beside it, the board's print half gone: "
+                       "the hand may lie over it")
+        elif not cover.covered[c]:
+            continue
         out[c] = "?"
         conf[c] = 0.0
-        reasons[c] = "the board's print does not show around it: something lies over it"
+        reasons[c] = why
     return "".join(out), conf, reasons
+
+
+def _alike(a: np.ndarray, b: np.ndarray, lim: CoverLimits) -> bool:
+    """Whether two cells' colours (``Measured.raw`` features) may be one hand or sleeve."""
+    return bool(abs(a[0] - b[0]) <= lim.alike_grey
+                and math.hypot(a[1] - b[1], a[2] - b[2]) <= lim.alike_hue)
+
+
+def outline_shown(profile: np.ndarray, radii: np.ndarray, limits: CoverLimits | None = None
+                  ) -> float:
+    """Share of the directions of one top's radial profiles (``profile``: (A, R) log
+    brightness at ``radii`` disc radii) whose strongest step lies at the disc's outline
+    (between 0.75 and 1.25 radii: an off-centre stack moves it a little) and is a clear step:
+    a top shows its outline all round, a hand or sleeve over it only its own edges."""
+    lim = limits or CoverLimits()
+    step = np.abs(np.diff(profile, axis=1))
+    mid = 0.5 * (radii[1:] + radii[:-1])
+    at_rim = (mid >= 0.75) & (mid <= 1.25)
+    strongest = np.argmax(step, axis=1)
+    clear = step.max(axis=1) >= lim.outline_step
+    return float(np.mean(at_rim[strongest] & clear))

@@ -317,7 +317,8 @@ class BoardReader:
         else:
             snapshot, conf, reasons = self.model.classify(samples)
             cover = self._cover(frame, grey, pose, heights, snapshot)
-        snapshot, conf, reasons = mark_covered(snapshot, conf, reasons, cover)
+        snapshot, conf, reasons = mark_covered(snapshot, conf, reasons, cover,
+                                               samples=samples, rim_radii=_RIM_RADII)
         return Reading(snapshot, conf, fresh, reasons, pose.markers if fresh else (), top_px,
                        pose)
 

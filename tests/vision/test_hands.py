@@ -152,3 +152,53 @@ def test_stack_outlines_alone_are_no_print() -> None:
     lines[[0, 2], :, len(RADII) // 2] = 60.0
     cover = print_cover(lines, np.full(NUM_CELLS, 150.0, np.float32), empty, inside)
     assert cover.covered[4] and not cover.covered[0]
+
+
+def _samples_of(colours: dict[int, tuple[float, float, float]], outline: dict[int, bool]
+                ) -> CellSamples:
+    """Samples of a frame: every cell's top the board's brown unless ``colours`` says, and a
+    top's radial profiles a face with a clear step at the outline (1.0 radii) in every
+    direction where ``outline`` says, flat (a hand's or sleeve's smooth surface) elsewhere."""
+    cells = np.full((NUM_CELLS, 19, 3), (90.0, 120.0, 160.0), np.float32)
+    for c, bgr in colours.items():
+        cells[c] = bgr
+    profile = np.zeros((NUM_CELLS, 12, 6))
+    for c, shown in outline.items():
+        if shown:
+            profile[c, :, 3:] = -0.8  # a dark side wall beyond the rim
+    heights = np.ones(NUM_CELLS, int)
+    return CellSamples(cells, np.ones((NUM_CELLS, 19), bool), np.full((NUM_CELLS, 3), 240.0),
+                       heights=heights, rim_profile=profile)
+
+
+RIM_RADII = np.array([0.6, 0.8, 0.92, 1.04, 1.16, 1.35])
+
+
+def test_a_top_the_colour_of_the_hand_beside_it_with_half_its_print_gone_is_covered() -> None:
+    """A red sleeve over a stack (renderer seed 2 frame 89: 51 % of the print gone round it):
+    the top reads '?' when the sleeve over its neighbour is its colour and it does not show
+    its outline all round; a top of another colour, or one whose whole outline shows, keeps
+    its colour."""
+    red, sleeve_red, white = (45.0, 45.0, 170.0), (30.0, 32.0, 125.0), (200.0, 210.0, 215.0)
+    top, hand = 24, NEIGHBOURS[24][0]
+    cover = print_cover(np.zeros(SHAPE, np.float32), np.full(NUM_CELLS, 150.0, np.float32),
+                        np.ones(NUM_CELLS, bool), inside_directions(BoardGeometry()))
+    cover.missing[:] = 0.0
+    cover.missing[top], cover.missing[hand] = 0.51, 1.0
+    cover.covered[:] = cover.missing >= 0.6
+    labels = "b" * NUM_CELLS
+    labels = labels[:top] + "r" + labels[top + 1:]
+
+    def read(colours: dict[int, tuple[float, float, float]], outline: bool) -> str:
+        samples = _samples_of(colours, {top: outline})
+        return mark_covered(labels, [0.9] * NUM_CELLS, [""] * NUM_CELLS, cover,
+                            samples=samples, rim_radii=RIM_RADII)[0][top]
+
+    assert read({top: red, hand: sleeve_red}, outline=False) == "?"
+    assert read({top: red, hand: white}, outline=False) == "r"  # the hand is another colour
+    assert read({top: red, hand: sleeve_red}, outline=True) == "r"  # a whole disc in view
+    cover.missing[top] = 0.35  # most of its print in view: beside the hand, not under it
+    assert read({top: red, hand: sleeve_red}, outline=False) == "r"
+    # Without the frame's samples, only the rule for a top whose print is mostly gone.
+    cover.missing[top] = 0.51
+    assert mark_covered(labels, [0.9] * NUM_CELLS, [""] * NUM_CELLS, cover)[0][top] == "r"
