@@ -152,12 +152,13 @@ def print_cover(lines: np.ndarray, brightness: np.ndarray, empty: np.ndarray, in
     cell_rel = _upper_quartile(peak, inside)
     cell_grey = _upper_quartile(strongest, inside)
     level, grey_level = 0.0, 0.0
-    # All cells only when some empty cells show the print clearly (a hand over the others):
-    # a board whose empty cells show no print at all gives no verdict, whatever the stacks'
-    # own outlines show.
+    # All cells when some empty cells show the print clearly (a hand over the others). When
+    # none does, either a hand lies over all of them (a nearly full board) or the print is
+    # too faint to see and the stacks' own outlines pass for it: checked below.
     shown = empty & (cell_rel >= lim.print_min) & (cell_grey >= lim.print_grey)
-    sets = (empty, np.ones(NUM_CELLS, bool)) if int(shown.sum()) >= 2 else (empty,)
-    for cells in sets:
+    from_all = False
+    for cells in (empty, np.ones(NUM_CELLS, bool)):
+        from_all = cells is not empty
         if int(cells.sum()) >= lim.min_examples:
             level = float(np.percentile(cell_rel[cells], 75))
             grey_level = float(np.percentile(cell_grey[cells], 75))
@@ -183,6 +184,12 @@ def print_cover(lines: np.ndarray, brightness: np.ndarray, empty: np.ndarray, in
     missing = np.where(total >= 3.0, (weight * ~seen).sum(axis=1) / np.maximum(total, 1e-9),
                        np.nan)
     covered = np.isfinite(missing) & (missing >= lim.missing)
+    if from_all and int(shown.sum()) < 2 and int((covered & ~empty).sum()) < max(
+            int((covered & empty).sum()), 1):
+        # No empty cell shows the print, and the print judged from the stacks' surroundings
+        # is gone round the empty cells rather than round the stacks: a hand lies over
+        # stacks and empty cells alike, so this is a print too faint to see, no hand.
+        return Cover(none.missing, none.covered, level)
     return Cover(missing, covered, level)
 
 
@@ -249,7 +256,12 @@ def hide_covered(samples: CellSamples, cover: Cover) -> CellSamples:
     if samples.ring_valid is not None:
         ring_valid = samples.ring_valid.copy()
         ring_valid[hide] = False
-    return replace(samples, valid=valid, base_valid=base_valid, ring_valid=ring_valid)
+    new_valid = None
+    if samples.new_top_valid is not None:
+        new_valid = samples.new_top_valid.copy()
+        new_valid[hide] = False
+    return replace(samples, valid=valid, base_valid=base_valid, ring_valid=ring_valid,
+                   new_top_valid=new_valid)
 
 
 def mark_covered(labels: str, conf: list[float], reasons: list[str], cover: Cover,

@@ -202,3 +202,24 @@ def test_a_top_the_colour_of_the_hand_beside_it_with_half_its_print_gone_is_cove
     # Without the frame's samples, only the rule for a top whose print is mostly gone.
     cover.missing[top] = 0.51
     assert mark_covered(labels, [0.9] * NUM_CELLS, [""] * NUM_CELLS, cover)[0][top] == "r"
+
+
+def test_a_hand_over_every_empty_cell_of_a_nearly_full_board_is_seen_by_the_stacks() -> None:
+    """Renderer seed 1 frame 70: a board-coloured arm lies over all six empty cells and a
+    band of stacks. No empty cell shows the print, so the print is judged round all the
+    cells (the stacks stand on it); a hand covers stacks and empty cells alike."""
+    inside = inside_directions(BoardGeometry())
+    lines = _lines(np.ones(len(ANGLES), bool))
+    empty = np.zeros(NUM_CELLS, bool)
+    empty[[5, 14, 22, 23, 30, 31]] = True
+    arm = np.zeros(NUM_CELLS, bool)
+    arm[[4, 5, 6, 13, 14, 15, 21, 22, 23, 24, 29, 30, 31, 32]] = True
+    lines[arm] = 3.0  # smooth skin over them
+    brightness = np.full(NUM_CELLS, 150.0, np.float32)
+    cover = print_cover(lines, brightness, empty, inside)
+    assert list(np.flatnonzero(cover.covered)) == list(np.flatnonzero(arm))
+    # The same board with the print too faint to see round the empty cells and no arm: the
+    # stacks' outlines show, the empty cells nothing. Not a hand (covered cells all empty).
+    faint = _lines(np.zeros(len(ANGLES), bool))
+    faint[~empty, :, len(RADII) // 2] = 60.0
+    assert not print_cover(faint, brightness, empty, inside).covered.any()
