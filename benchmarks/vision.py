@@ -19,7 +19,17 @@ off the heights; those pieces are counted as read their colour / '.' / '?' / ano
 (a '.' is a placement the controller never sees: the game stalls), and the frame's other
 cells read differently from the true-heights reading are counted too.
 
-    python benchmarks/vision.py [--set photos|synthetic|both] [--frames 500] [--seed 1]
+A third set, ``play``: the placing phase of whole games as a camera sees it (the board starts
+empty; camera, board, pieces and lamp fixed for a game; the exposure drifts a little; a hand or
+a player's shadow comes and goes), read by ONE reader per game, as in play. The reader is given
+the heights the controller has committed, and the controller commits a placement only when a
+frame reads the new piece's colour there (a piece read '.' stays unknown: the game waits). Per
+placement: seen in the frame it was made in, seen later, never seen by the end of the phase
+(the game stalls); cells given a colour where no piece stands (a phantom placement) and new
+pieces read as another colour.
+
+    python benchmarks/vision.py [--set photos|synthetic|both|play|all] [--frames 500]
+        [--seed 1] [--games 4]
 """
 
 from __future__ import annotations
@@ -196,29 +206,135 @@ def synthetic(frames: int, seed: int, group: int, hand_share: float, verbose: bo
     return score, unknown
 
 
+class Play:
+    """How the placements of whole games are seen by a reader kept through each game."""
+
+    def __init__(self) -> None:
+        self.placed = self.at_once = self.later = self.never = 0
+        self.phantoms = self.wrong_colour = self.frames = 0
+        self.delays: list[int] = []
+        self.cpu: list[float] = []
+
+    def game(self, frames: Iterator[tuple[int, np.ndarray, list[str], bool]]) -> None:
+        """One game's frames (k, frame, stacks, hand), k = 0 the empty board."""
+        reader = BoardReader()
+        committed = [0] * 49
+        since: dict[int, int] = {}  # placed and not yet committed: cell -> frame placed in
+        stacks: list[str] = [""] * 49
+        for k, frame, stacks, _hand in frames:
+            self.frames += 1
+            for c in range(49):
+                if stacks[c] and not committed[c] and c not in since:
+                    since[c] = k
+                    self.placed += 1
+            got, dt = _read(reader, frame, committed)
+            self.cpu.append(dt[1])
+            for c in range(49):
+                if got[c] not in "wbr" or committed[c]:
+                    continue
+                if not stacks[c]:
+                    self.phantoms += 1
+                elif got[c] != stacks[c][-1]:
+                    self.wrong_colour += 1
+                else:
+                    committed[c] = 1
+                    delay = k - since.pop(c)
+                    self.at_once += delay == 0
+                    self.later += delay > 0
+                    if delay:
+                        self.delays.append(delay)
+        self.never += len(since)
+
+    def report(self, name: str) -> None:
+        n = max(self.placed, 1)
+        delay = f", median delay {np.median(self.delays):.0f} frames" if self.delays else ""
+        print(f"{name}.placements: {self.placed} in {self.frames} frames")
+        print(f"{name}.placements_seen_at_once: {self.at_once} ({100.0 * self.at_once / n:.1f} %)")
+        print(f"{name}.placements_seen_later: {self.later}{delay}")
+        print(f"{name}.placements_never_seen: {self.never} (the game waits for ever)")
+        print(f"{name}.phantom_placements: {self.phantoms} cells given a colour with no piece")
+        print(f"{name}.new_pieces_wrong_colour: {self.wrong_colour}")
+        cpu = np.array(self.cpu or [0.0]) * 1000.0
+        print(f"{name}.cpu_ms_per_frame_median: {np.median(cpu):.1f} ms")
+
+
+def play_games(games: int, seed: int, hand_share: float = 0.2, cache: Path | None = None
+               ) -> Iterator[Iterator[tuple[int, np.ndarray, list[str], bool]]]:
+    """The placing phase of ``games`` games, each an iterator of (k, frame, stacks, hand):
+    frame k shows the first k placements (three red pieces, then white and black in turn, on
+    random cells); k = 0 is the empty board. Rendered frames are kept in ``cache``."""
+    rng = np.random.default_rng(seed)
+    for g in range(games):
+        order = [int(c) for c in rng.permutation(49)]
+        colours = ["r"] * 3 + ["w", "b"] * 23
+        base = random_scene(rng, [""] * 49, hands=0, wide=True)
+        plan = []
+        for k in range(50):
+            hands = 1 if k and rng.random() < hand_share else 0
+            extra = random_scene(rng, [""] * 49, hands=hands, wide=True)
+            shade = extra.shadows if rng.random() < 0.3 else []
+            plan.append((hands, extra.hands, shade, float(rng.uniform(0.96, 1.04))))
+        yield _play_game(g, base, order, colours, plan, seed, cache)
+
+
+def _play_game(g: int, base: object, order: list[int], colours: list[str],
+               plan: list[tuple[int, list[object], list[object], float]], seed: int,
+               cache: Path | None) -> Iterator[tuple[int, np.ndarray, list[str], bool]]:
+    where = None if cache is None else cache / f"play-s{seed}" / f"g{g}"
+    stacks = [""] * 49
+    for k, (hands, arms, shade, drift) in enumerate(plan):
+        if k:
+            stacks = list(stacks)
+            stacks[order[k - 1]] = colours[k - 1]
+        path = None if where is None else where / f"{k:02d}.png"
+        if path is not None and path.is_file():
+            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        else:
+            scene = replace(base, stacks=stacks, hands=arms,  # type: ignore[type-var]
+                            shadows=list(base.shadows) + shade,  # type: ignore[attr-defined]
+                            exposure=base.exposure * drift)  # type: ignore[attr-defined]
+            frame, _ = render(scene)  # type: ignore[arg-type]
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(path), frame)
+        yield k, frame, stacks, bool(hands)
+
+
+def play(games: int, seed: int, cache: Path | None = None) -> Play:
+    result = Play()
+    for game in play_games(games, seed, cache=cache):
+        result.game(game)
+    return result
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--set", choices=("photos", "synthetic", "both"), default="both")
+    ap.add_argument("--set", choices=("photos", "synthetic", "both", "play", "all"),
+                    default="both")
     ap.add_argument("--photos", type=Path, default=PHOTOS, help="folder with truth.jsonl")
     ap.add_argument("--frames", type=int, default=500)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--group", type=int, default=5, help="frames per fixed camera setup")
     ap.add_argument("--hand-share", type=float, default=0.3)
+    ap.add_argument("--games", type=int, default=4, help="games of the play set")
+    ap.add_argument("--cache", type=Path, default=None, help="folder for the play set's frames")
     ap.add_argument("--verbose", action="store_true", help="print every frame read wrong")
     args = ap.parse_args(argv)
-    if args.set in ("photos", "both"):
+    if args.set in ("photos", "both", "all"):
         if (args.photos / "truth.jsonl").is_file():
             score, unknown = photos(args.photos, args.verbose, args.seed)
             score.report("photos")
             unknown.report("photos")
         else:
             print(f"photos: skipped ({args.photos / 'truth.jsonl'} not found)")
-    if args.set in ("synthetic", "both"):
+    if args.set in ("synthetic", "both", "all"):
         score, unknown = synthetic(args.frames, args.seed, args.group, args.hand_share,
                                    args.verbose)
         score.report("synthetic")
         unknown.report("synthetic")
+    if args.set in ("play", "all"):
+        play(args.games, args.seed, args.cache).report("play")
     return 0
 
 

@@ -10,6 +10,11 @@ light measured on the board between the cells. Then the frame explains itself:
 * the pieces: white, black and red are wide priors (ivory to paper white, matte to glossy
   black) that the frame's own occupied cells sharpen (black and white split where this frame's
   tops split), and that the game teaches (``learn``: every placement is a labelled piece);
+* the table's own past: in play every cell is seen empty before a piece is put there, so
+  each cell keeps its own look from the last still frame that showed it empty, and a cell
+  the heights call empty whose board round it changed since (all round, not towards a stack
+  that changed) and that shows a flat top of a piece's colour with a disc's edge is a new
+  piece, also where that colour is the board's (white on paper);
 * the heights the controller knows are strong priors: a cell the position says is empty reads
   '.' unless a piece clearly sits there; an occupied cell reads a colour unless it clearly
   shows the empty board, or nothing fits (skin, sleeves, glare), which reads '?'.
@@ -23,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from engine.errors import DvonnError
-from engine.geometry import NUM_CELLS
+from engine.geometry import NEIGHBOURS, NUM_CELLS, board_xy
 from vision.measure import (
     Board,
     CellSamples,
@@ -34,6 +39,7 @@ from vision.measure import (
     plain_view,
     print_match,
     profile_match,
+    ring_change,
 )
 
 PIECES = ("w", "b", "r")
@@ -47,6 +53,26 @@ MIN_STD = {"w": (0.12, 0.045, 0.055), "b": (0.22, 0.09, 0.11), "r": (0.20, 0.18,
 #: Floor of the empty cells' spread within a frame.
 EMPTY_STD = (0.10, 0.035, 0.04)
 PRIOR_WEIGHT = 8.0
+
+
+def _toward(directions: int) -> np.ndarray:
+    """(49, 49, A): for each cell and each cell within two steps of it (stacks that may lean
+    over it or cast their shadows on it), the directions round the first (A evenly from 0)
+    within 50 degrees of the second."""
+    one = np.zeros((NUM_CELLS, NUM_CELLS), bool)
+    for c in range(NUM_CELLS):
+        one[c, list(NEIGHBOURS[c])] = True
+    near = one | ((one.astype(int) @ one.astype(int)) > 0)
+    np.fill_diagonal(near, False)
+    xy = np.array([board_xy(c) for c in range(NUM_CELLS)])
+    d = xy[None, :, :] - xy[:, None, :]
+    angle = np.arctan2(d[..., 1], d[..., 0])  # (49, 49)
+    rays = 2.0 * np.pi * np.arange(directions) / directions
+    apart = np.abs(np.angle(np.exp(1j * (rays[None, None, :] - angle[..., None]))))
+    return np.asarray(near[..., None] & (apart < np.radians(50.0)))
+
+
+_TOWARD: dict[int, np.ndarray] = {}
 
 
 def _piece_dists(f: np.ndarray, means: dict[str, np.ndarray], stds: dict[str, np.ndarray]
@@ -88,6 +114,14 @@ class ColourModel:
     #: The median outline profile of the empty cells, once a frame showed many (``classify``):
     #: on a nearly full board the new pieces would be most of the frame's own examples.
     empty_profile: np.ndarray | None = field(default=None, repr=False, compare=False)
+    #: Each cell's own look when last seen empty in a still frame (log brightness of the
+    #: board round its centre, ``CellSamples.ring``), the directions then in view and where
+    #: the cell was in the frame (a moved camera makes the look useless): in play every cell
+    #: is seen empty before a piece is put there (``_own_change``).
+    cell_look: np.ndarray | None = field(default=None, repr=False, compare=False)
+    cell_look_valid: np.ndarray | None = field(default=None, repr=False, compare=False)
+    cell_anchor: np.ndarray | None = field(default=None, repr=False, compare=False)
+    look_heights: np.ndarray | None = field(default=None, repr=False, compare=False)
     thresholds: Thresholds = field(default_factory=Thresholds)
     #: When a dict, ``classify`` leaves its intermediate figures there (diagnostics).
     debug: dict[str, Any] | None = field(default=None, repr=False, compare=False)
@@ -261,6 +295,14 @@ class ColourModel:
         if profile is not None and empty_shapes.sum() >= 12 and float(
                 np.mean(board.disturbed)) < 0.1:
             self.empty_profile = np.median(profile[empty_shapes], axis=0)
+        # Each cell against its own look when last seen empty (a new piece changes the board
+        # round its centre, whatever its colour), in a frame where nothing lies over the board.
+        moved = self._own_change(s)
+        still = not (s.covered is not None and bool(s.covered.any())) and not bool(
+            (board.disturbed > 0).any())
+        # A glossy top's highlight clips on every top of its colour: a new one may show as much.
+        gloss = {j: max(0.05, float(np.percentile(m.saturated[ex], 90)) + 0.05)
+                 if ex.sum() >= 2 else 0.05 for j, ex in enumerate(shape_examples)}
         labels: list[str] = []
         conf: list[float] = []
         reasons: list[str] = []
@@ -328,6 +370,7 @@ class ColourModel:
                     # round the frame's other empty cells (a printed circle is thin and
                     # flat).
                     known = shape_examples[order[0]]
+                    d_piece = d_empty = float("nan")
                     # Enough empty examples that a few new pieces among them (the heights
                     # say empty there too) cannot make the median empty outline theirs.
                     # With fewer, the empty outline kept from an earlier frame of this table.
@@ -339,6 +382,17 @@ class ColourModel:
                             (profile[c] - np.median(profile[known], axis=0)) ** 2))
                         d_empty = float(np.mean((profile[c] - self.empty_profile) ** 2))
                         clearly = d_empty >= max(3.0 * d_piece, 0.015)
+                    if self.debug is not None:
+                        self.debug.setdefault("outline", {})[c] = (d_piece, d_empty)
+                if (not clearly and still and moved[c] >= 1.0 and piece_ok
+                        and best <= 0.25 * th.unknown and rim[c] >= 2.0 * bars[c]
+                        and m.spread[c] <= th.flat and (m.saturated[c] <= gloss[order[0]] or (
+                            k == "w" and (whites_clip or lit[c])))
+                        and not no_print[c] and board.disturbed[c] == 0):
+                    # The board round the cell changed since it was last seen empty, and
+                    # what stands there now is a flat top of a piece's colour with a disc's
+                    # edge: a new piece (a printed circle does not change; white on paper).
+                    clearly = True
                 if de[c] <= th.empty and not clearly and no_print[c]:
                     why = "the board's print does not show: something lies over it"
                 elif de[c] <= th.empty and not clearly:
@@ -362,13 +416,67 @@ class ColourModel:
             else:
                 conf.append(0.0)
         if self.debug is not None:
-            self.debug.update(no_print=no_print, board=board, measured=m, means=means,
+            self.debug.update(shape_examples=shape_examples, empty_shapes=empty_shapes,
+                              print_rim=print_rim, bars=bars, whole_top=whole_top,
+                              no_print=no_print, board=board, measured=m, means=means,
                               stds=stds, dp=dp, de=de,
                               base_de=base_de, base_dp=base_dp, rim=rim, empty_c=empty_c,
                               empty_s=empty_s, usable=usable, mixed=mixed, tint=tint)
         if heights is not None and not heights.any() and all(x == "." for x in labels):
             self._learn_empty_board(m, board, usable)
+        if heights is not None and still:
+            # The stacks as this frame shows them (a new piece it read is there already).
+            shown = np.where(occupied, heights, np.array([x in PIECES for x in labels]))
+            self._remember_looks(s, np.array([x == "." for x in labels]) & ~occupied
+                                 & (m.hidden <= 0.0) & (board.disturbed == 0), moved, shown)
+        if self.debug is not None:
+            self.debug["moved"] = moved
         return "".join(labels), [round(v, 4) for v in conf], reasons
+
+    def _own_change(self, s: CellSamples) -> np.ndarray:
+        """Per cell, how much the board round its centre changed since the cell was last
+        seen empty, in units of the change that makes it a new piece (0: no look kept or the
+        camera moved since): 1 or more where most directions changed clearly."""
+        th = self.thresholds
+        out = np.zeros(NUM_CELLS)
+        look, valid, anchor = self.cell_look, self.cell_look_valid, self.cell_anchor
+        if (look is None or valid is None or anchor is None or s.ring is None
+                or s.ring_valid is None or s.anchor is None or s.heights is None
+                or self.look_heights is None):
+            return out
+        # Directions towards a stack that is new or of another height since the look was kept
+        # are left out (its side wall, its shadow, what it hides there).
+        a = s.ring.shape[1]
+        if a not in _TOWARD:
+            _TOWARD[a] = _toward(a)
+        changed = self.look_heights != np.asarray(s.heights)[None, :]  # (49, 49)
+        away = ~(changed[..., None] & _TOWARD[a]).any(axis=1)  # (49, A)
+        med, share = ring_change(s.ring, s.ring_valid & away, look, valid)
+        same = np.linalg.norm(s.anchor - anchor, axis=1) <= th.look_moved
+        ok = same & np.isfinite(med) & np.isfinite(share)
+        score = np.minimum(np.nan_to_num(med) / th.look_change,
+                           np.nan_to_num(share) / th.look_share)
+        return np.where(ok, score, 0.0)
+
+    def _remember_looks(self, s: CellSamples, empty: np.ndarray, moved: np.ndarray,
+                        shown: np.ndarray) -> None:
+        """Keep the look of the cells read empty (refreshed while it changes little: light
+        drifts; never replaced by a changed look: a new piece the frame missed stays new)."""
+        if s.ring is None or s.ring_valid is None or s.anchor is None:
+            return
+        if self.cell_look is None or self.cell_look_valid is None or self.cell_anchor is None:
+            self.cell_look = np.zeros_like(s.ring)
+            self.cell_look_valid = np.zeros(s.ring_valid.shape, bool)
+            self.cell_anchor = np.full((NUM_CELLS, 2), np.inf)
+        if self.look_heights is None:
+            self.look_heights = np.zeros((NUM_CELLS, NUM_CELLS), int)
+        # Comparable with the kept look: the camera where it was.
+        known = np.linalg.norm(s.anchor - self.cell_anchor, axis=1) <= self.thresholds.look_moved
+        keep = empty & (s.ring_valid.sum(axis=1) >= 8) & (~known | (moved < 0.5))
+        self.cell_look[keep] = s.ring[keep]
+        self.cell_look_valid[keep] = s.ring_valid[keep]
+        self.cell_anchor[keep] = s.anchor[keep]
+        self.look_heights[keep] = shown.astype(int)[None, :]
 
     def _plain_dist(self, s: CellSamples, m: Measured, board: Board, empty: np.ndarray,
                     empty_c: np.ndarray, empty_s: np.ndarray) -> np.ndarray:
@@ -384,6 +492,20 @@ class ColourModel:
         sel = empty & (share >= th.plain_share)
         out = np.full(NUM_CELLS, np.inf)
         out[sel] = _dist(raw[sel], empty_c[sel], empty_s)
+        # ... and from the plain surface itself: where a print crosses most of the empty
+        # cells' points (a lattice through their centres), their median colours are a mix of
+        # board and ink, and a cell the print crosses less (at the board's rim) shows more
+        # plain board than that mix: the plain points of the frame's other empty cells.
+        ex = sel & examples & np.all(np.isfinite(raw), axis=1)
+        if ex.sum() >= 6:
+            rel = raw - self.empty_offset
+            rel[:, 0] -= board.shade
+            centre = np.median(rel[ex], axis=0)
+            spread = np.maximum(self.empty_std,
+                                1.4826 * np.median(np.abs(rel[ex] - centre), axis=0))
+            out[sel] = np.minimum(out[sel], _dist(rel[sel], centre, spread))
+            if board.seen:  # the plain board between the cells, where no print runs
+                out[sel] = np.minimum(out[sel], _dist(rel[sel], board.feats, spread))
         return out
 
     def _print_absent(self, s: CellSamples, examples: np.ndarray) -> np.ndarray:

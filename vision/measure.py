@@ -32,6 +32,9 @@ class Thresholds:
     plain_share: float = 0.3  # share of an empty cell's points on the plain board: judged by them
     board_chroma: float = 0.09  # chroma distance from the board (floor) for "foreign"
     board_light: float = 1.0  # log brightness distance from the board for "foreign"
+    look_change: float = 0.06  # a cell's own look changed this much (log brightness): a piece
+    look_share: float = 0.5  # ... in this share of the directions round it at least
+    look_moved: float = 1.0  # pixels a cell may move in the frame and keep its own look
 
 
 @dataclass
@@ -61,6 +64,16 @@ class CellSamples:
     #: (49, A, R) log brightness along the radial profiles across each top's outline (those
     #: of ``rim``) relative to the inside of the top: a disc's edge, side wall and shadow.
     rim_profile: np.ndarray | None = None
+    #: (49, 2) pixels of the cells' centres on the board (z = 0): where the camera sees each
+    #: cell (a cell's own look is comparable between frames only while this stays put).
+    anchor: np.ndarray | None = None
+    #: (49,) cells a hand or sleeve covers (vision.hands), when known.
+    covered: np.ndarray | None = None
+    #: (49, K, 3) samples where a new piece's top would be on the cells the position says
+    #: empty (one piece up: at a tilt, off the centre by its parallax), nan elsewhere, and
+    #: their validity: a piece put down there is judged by these.
+    new_top: np.ndarray | None = None
+    new_top_valid: np.ndarray | None = None
 
 
 def rim_profile(vals: np.ndarray, white: np.ndarray, angles: int, radii: int) -> np.ndarray:
@@ -70,6 +83,40 @@ def rim_profile(vals: np.ndarray, white: np.ndarray, angles: int, radii: int) ->
     prof = vals.reshape(-1, angles, radii, 3) / np.maximum(white, 8.0)[:, None, None, :]
     lum = np.log(np.maximum(prof.mean(axis=3), 1e-3))
     return np.asarray(lum - lum[:, :, :2].mean(axis=(1, 2))[:, None, None])
+
+
+def ring_change(ring: np.ndarray, valid: np.ndarray, old: np.ndarray, old_valid: np.ndarray,
+                inner: int = 8, outer: int = 12) -> tuple[np.ndarray, np.ndarray]:
+    """How much each cell's board around its centre (``ring``, z = 0) changed since ``old``
+    (the same points when the cell was last seen empty): per direction, the mean absolute
+    change of log brightness over the inner radii (where a piece stands: its top, side wall
+    and edge), relative to the change on the same cell's outer radii (the board beyond the
+    piece: the light's own change, a shadow over the whole cell), each point against the
+    nearest of its old radius and the two beside it (the pose moves a printed line by a
+    pixel). Returns per cell the median over the directions in view and the share of them
+    that changed by 0.08 or more (nan where fewer than 8 directions are in view)."""
+    cur = np.log(ring + 4.0)
+    prev = np.log(old + 4.0)
+    ok = valid & old_valid  # (49, A)
+    x = cur - prev
+    w = np.where(ok[:, :, None], x[:, :, outer:], np.nan)
+    w = w.reshape(len(x), -1)
+    n_out = np.isfinite(w).sum(axis=1)
+    srt = np.sort(np.where(np.isfinite(w), w, np.inf), axis=1)
+    lo_i, hi_i = np.maximum((n_out - 1) // 2, 0), np.maximum(n_out // 2, 0)
+    rows = np.arange(len(x))
+    ref = np.where(n_out > 0, 0.5 * (srt[rows, lo_i] + srt[rows, hi_i]), 0.0)[:, None, None]
+    d = np.abs(cur[:, :, :inner] - prev[:, :, :inner] - ref)
+    lo = np.abs(cur[:, :, 1:inner] - prev[:, :, 0:inner - 1] - ref)  # old radius one less
+    hi = np.abs(cur[:, :, 0:inner] - prev[:, :, 1:inner + 1] - ref)  # old radius one more
+    d[:, :, 1:] = np.minimum(d[:, :, 1:], lo)
+    d = np.minimum(d, hi)
+    per = d.mean(axis=2)  # (49, A)
+    n = ok.sum(axis=1)
+    med = _median(per, ok, np.nan)
+    share = np.where(ok, per >= 0.08, False).sum(axis=1) / np.maximum(n, 1)
+    enough = n >= 8
+    return np.where(enough, med, np.nan), np.where(enough, share, np.nan)
 
 
 def profile_match(profile: np.ndarray, cell: int, pieces: np.ndarray, empties: np.ndarray

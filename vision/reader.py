@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import cv2
@@ -238,7 +238,8 @@ class BoardReader:
         ring = ring.reshape(NUM_CELLS, na, nr)
         profile = rim_profile(vals[n4:n5], white, len(_RIM_ANGLES), len(_RIM_RADII))
         return (CellSamples(cells, valid, white, inter_col, inter_white, self._inter_of, known,
-                            base, base_valid, rim, ring, ring_valid, profile), uv[:NUM_CELLS])
+                            base, base_valid, rim, ring, ring_valid, profile,
+                            anchor=uv[n3:n4:kb]), uv[:NUM_CELLS])
 
     def _print_points(self) -> np.ndarray:
         """Radial profiles on the board around each cell (z = 0): an empty cell shows the
@@ -313,7 +314,8 @@ class BoardReader:
         samples, top_px = self.sample(frame, pose, heights)
         if heights is not None:  # cells under a hand are no examples of the empty board
             cover = self._cover(frame, grey, pose, heights, "")
-            snapshot, conf, reasons = self.model.classify(hide_covered(samples, cover))
+            snapshot, conf, reasons = self.model.classify(
+                replace(hide_covered(samples, cover), covered=cover.covered))
         else:
             snapshot, conf, reasons = self.model.classify(samples)
             cover = self._cover(frame, grey, pose, heights, snapshot)
