@@ -22,6 +22,7 @@ events and the true actions; replaying the log must give exactly those actions.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from controller.catchup import Limits
@@ -52,6 +53,16 @@ class Meanness:
     late_removal: float = 0.2  # per move with cut-off stacks: taken after the next lift
 
 
+class GiveUp(Exception):
+    """Raised by a sensor to end the game early (say the controller lost it long ago): the
+    session then holds the true actions up to there, and ``stats["given_up"]`` is 1."""
+
+
+#: A real sensor in place of the ideal one: (true stacks, cells a hand covers, the live
+#: controller) -> the snapshot it reads (e.g. a rendered frame read by the camera reader).
+Sensor = Callable[[list[str], frozenset[int], TableController], str]
+
+
 @dataclass
 class Session:
     """A generated session: the log, the true actions, the expected output, what happened."""
@@ -68,8 +79,9 @@ class _Table:
     """The physical table and its sensor, feeding a live controller and the log at once."""
 
     def __init__(self, kind: str, rng: random.Random, mean: Meanness, polarity: bool,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, sensor: Sensor | None = None) -> None:
         self.kind = kind
+        self.sensor = sensor
         self.rng = rng
         self.mean = mean
         self.polarity = polarity
@@ -85,6 +97,8 @@ class _Table:
         self.stats[what] = self.stats.get(what, 0) + 1
 
     def cells(self) -> str:
+        if self.sensor is not None:
+            return self.sensor(self.stacks, frozenset(self.covered), self.ctl)
         out = []
         for c, s in enumerate(self.stacks):
             if self.kind == "camera" and c in self.covered:
@@ -367,16 +381,20 @@ def expected_lines(truth: list[Move]) -> list[str]:
 
 
 def generate(seed: int, kind: str, mean: Meanness | None = None,
-             limits: Limits | None = None) -> Session:
+             limits: Limits | None = None, sensor: Sensor | None = None) -> Session:
     """One whole random game on a ``kind`` ('hall' or 'camera') table, played meanly
-    (``limits``: the search bounds of the live controller whose LEDs the players read)."""
+    (``limits``: the search bounds of the live controller whose LEDs the players read;
+    ``sensor``: what reads the table, instead of a perfect sensor)."""
     if kind not in ("hall", "camera"):
         raise ValueError(f"kind must be 'hall' or 'camera', got {kind!r}")
     rng = random.Random(f"{kind}-{seed}")
     mean = mean or Meanness()
     table = _Table(kind, rng, mean, polarity=kind == "hall" and rng.random() < 0.5,
-                   limits=limits)
+                   limits=limits, sensor=sensor)
     players = _Players(table, rng, mean)
-    players.play()
+    try:
+        players.play()
+    except GiveUp:
+        table.count("given_up")
     truth = [str(m) for m in players.truth]
     return Session(kind, seed, table.events, truth, expected_lines(players.truth), table.stats)

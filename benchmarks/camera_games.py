@@ -1,0 +1,263 @@
+"""Whole camera games: does the table follow a real game through the camera reader?
+
+    python benchmarks/camera_games.py [--games N] [--first SEED] [--size 960x720] [--quiet]
+
+Per-cell error (``benchmarks/vision.py``) says how often a cell is misread, not whether the
+game is followed. Here the players of ``controller.physical`` (hands over the acting cell,
+stacks held in the air, wrong pieces swapped, knocked stacks, late removals, unanswered
+prompts, blackouts) play a whole random game on a table filmed by the widened renderer: one
+board, lamp and camera per game (``vision.synthetic.random_scene(wide=True)``), a hand and
+arm drawn over the cells the players cover, fresh sensor noise in every frame. Every frame
+goes through the play path: ``CameraSensor`` with the controller's committed heights, and each
+committed placement taught to the colour model (``PlacementTeacher``), as ``dvonn-board play``
+does. Printed per game and in all: followed to the end (the controller's game is the true
+game), stalled (a true prefix: an action never seen), or wrong (an action committed that did
+not happen); and per frame, cells read against the renderer's truth: a colour on a covered
+cell, a wrong colour, a piece read '.', an empty cell read as a piece, a visible cell '?'.
+
+Rendering costs about 0.5 s a frame at 960x720 (each distinct table state is rendered once;
+reading is per frame), so a game takes minutes: run it niced.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from controller.cli.table import PlacementTeacher  # noqa: E402
+from controller.physical import GiveUp, Meanness, generate  # noqa: E402
+from controller.session import TableController  # noqa: E402
+from engine.geometry import NEIGHBOURS, cell_name  # noqa: E402
+from hardware.camera import SyntheticSource  # noqa: E402
+from hardware.clock import FakeClock  # noqa: E402
+from vision.backend import CameraSensor  # noqa: E402
+from vision.geometry import BoardGeometry  # noqa: E402
+from vision.reader import BoardReader  # noqa: E402
+from vision.synthetic import SKIN_TONES, Hand, Scene, Truth, camera_pose, random_scene, render  # noqa: E402
+
+#: The camera is a real sensor: no simulated flips, drops or repeats on top of its readings
+#: (the players' own meanness stays: hands, held stacks, knocks, blackouts, late removals).
+CAMERA_MEANNESS = Meanness(noise=0.0, drop=0.02, repeat=0.0)
+#: Frames (0.1 s each) the controller's board may differ from the table before the game is
+#: given up as lost (an action takes a few seconds; a held stack or a prompt a few more).
+LOST_AFTER = 300
+
+
+class FilmedTable:
+    """A ``controller.physical`` sensor: renders the true table (hand included) and reads
+    each frame through the camera play path."""
+
+    def __init__(self, seed: int, size: tuple[int, int]) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.scene: Scene = random_scene(self.rng, [""] * 49, hands=0, size=size, wide=True)
+        self.geometry = BoardGeometry()
+        k, rot, t = camera_pose(self.scene, self.geometry)
+        centres = np.c_[self.geometry.cell_centres_mm(), np.zeros(49)]
+        self.cell_px = _project(k, rot, t, centres)
+        pitch = float(np.median([np.linalg.norm(self.cell_px[c] - self.cell_px[n])
+                                 for c in range(49) for n in NEIGHBOURS[c]]))
+        hx, hy = self.geometry.sheet_extent_mm()
+        # Two players at the board's long sides: their arms come from there.
+        sides = np.array([[0.0, -2.2 * hy, 0.0], [0.0, 2.2 * hy, 0.0]])
+        self.side_px = _project(k, rot, t, sides)
+        self.hand_width = 1.3 * pitch
+        self.styles: list[tuple[tuple[int, int, int], tuple[int, int, int] | None]] = []
+        for _ in range(2):
+            skin = SKIN_TONES[int(self.rng.integers(len(SKIN_TONES)))]
+            sleeve = (tuple(int(v) for v in self.rng.integers(0, 256, 3))
+                      if self.rng.random() < 0.7 else None)
+            self.styles.append((skin, sleeve))  # type: ignore[arg-type]
+        self.frame: np.ndarray | None = None
+        self.noisy: np.ndarray | None = None
+        #: Sensor noise, fresh in every frame (one of a few fields: drawing one per frame
+        #: would cost more than the reading).
+        self.noise = [self.rng.normal(0.0, 1.5, (size[1], size[0], 3)).astype(np.float32)
+                      for _ in range(4)]
+        self.truth: Truth | None = None
+        self._state: tuple[tuple[str, ...], frozenset[int]] | None = None
+        self.clock = FakeClock()
+        self.camera: CameraSensor | None = None
+        self.teacher: PlacementTeacher | None = None
+        self.reads: Counter[str] = Counter()
+        self.read_cpu: list[float] = []
+        self.render_cpu = 0.0
+        self.renders = 0
+        self.behind = 0
+        #: When the game was given up: the frame, what it should read, what it read, the
+        #: controller's stacks and view (for ``--dump``).
+        self.lost: tuple[Any, ...] | None = None
+        self.first_errors: list[str] = []
+        self.error_frames: list[np.ndarray | None] = []
+
+    def __call__(self, stacks: list[str], covered: frozenset[int],
+                 ctl: TableController) -> str:
+        if self.teacher is None:
+            self.camera = CameraSensor(SyntheticSource(self._next_frame), BoardReader(),
+                                       self.clock,
+                                       heights_provider=lambda: [len(s) for s in ctl.game.stacks()])
+            self.teacher = PlacementTeacher(self.camera, ctl)
+        state = (tuple(stacks), covered)
+        if state != self._state:
+            self._state = state
+            t0 = time.process_time()
+            scene = replace(self.scene, stacks=list(stacks), hands=self._hands(covered),
+                            seed=int(self.rng.integers(1 << 30)))
+            self.frame, self.truth = render(scene, self.geometry)
+            self.render_cpu += time.process_time() - t0
+            self.renders += 1
+        self.clock.advance(0.1)
+        noise = self.noise[int(self.rng.integers(len(self.noise)))]
+        self.noisy = np.clip(self.frame + noise, 0, 255).astype(np.uint8)
+        t0 = time.process_time()
+        events = self.teacher.poll()
+        self.read_cpu.append(time.process_time() - t0)
+        cells = events[0].cells
+        self._score(cells, ctl)
+        self.behind = 0 if list(stacks) == list(ctl.game.stacks()) else self.behind + 1
+        if self.behind > LOST_AFTER:
+            self.lost = (self.frame, self.truth.expected, cells, ctl.game.stacks(), ctl.view())
+            raise GiveUp
+        return cells
+
+    def _next_frame(self, index: int) -> np.ndarray:
+        assert self.noisy is not None
+        return self.noisy
+
+    def _hands(self, covered: frozenset[int]) -> list[Hand]:
+        acting = [c for c in sorted(covered) if set(NEIGHBOURS[c]) <= covered]
+        if not covered:
+            return []
+        cell = acting[0] if acting else min(covered)
+        side = int(self.rng.integers(2))
+        skin, sleeve = self.styles[side]
+        end = self.cell_px[cell]
+        return [Hand((float(self.side_px[side][0]), float(self.side_px[side][1])),
+                     (float(end[0]), float(end[1])), self.hand_width, skin, sleeve,
+                     float(self.rng.uniform(0.5, 0.8)))]
+
+    def _score(self, cells: str, ctl: TableController) -> None:
+        assert self.truth is not None
+        self.reads["frames"] += 1
+        for c, (want, got) in enumerate(zip(self.truth.expected, cells, strict=True)):
+            if want == "*" or want == got:
+                continue
+            if len(self.first_errors) < 40:
+                reading = self.camera.last_reading if self.camera is not None else None
+                why = reading.reasons[c] if reading is not None else ""
+                self.first_errors.append(
+                    f"frame {self.reads['frames']} ply {ctl.game.ply} {cell_name(c)}: "
+                    f"want {want} read {got} ({why})")
+                if len(self.first_errors) <= 3:
+                    self.error_frames.append(self.noisy)
+            if want == "?":
+                self.reads["covered read as a colour" if got in "wbr" else "covered read '.'"] += 1
+            elif got == "?":
+                self.reads["visible read '?'"] += 1
+            elif want == ".":
+                self.reads["empty read as a piece"] += 1
+            elif got == ".":
+                self.reads["piece read '.'"] += 1
+            else:
+                self.reads["wrong colour"] += 1
+
+
+def _project(k: np.ndarray, rot: np.ndarray, t: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    cam = pts @ rot.T + t
+    uvw = cam @ k.T
+    return np.asarray(uvw[:, :2] / uvw[:, 2:3])
+
+
+def play(seed: int, size: tuple[int, int]) -> tuple[str, str, FilmedTable, int]:
+    """One game: (outcome, where it went wrong, the filmed table, true actions)."""
+    table = FilmedTable(seed, size)
+    session = generate(seed, "camera", CAMERA_MEANNESS, sensor=table)
+    assert table.teacher is not None
+    done = [str(m) for m in table.teacher.controller.game.move_stack]
+    truth = session.truth
+    if done == truth and not session.stats.get("given_up"):
+        return "followed", "", table, len(truth)
+    first = next((i for i, (a, b) in enumerate(zip(done, truth, strict=False)) if a != b),
+                 min(len(done), len(truth) - 1))
+    if done == truth[:len(done)]:
+        return "stalled", f"ply {first + 1}: {truth[first]} never seen", table, len(truth)
+    return "wrong", f"ply {first + 1}: {done[first]} for {truth[first]}", table, len(truth)
+
+
+def _dump(folder: Path, seed: int, table: FilmedTable, outcome: str) -> None:
+    """The game's first misread frames and cells, and where it was lost."""
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, frame in enumerate(table.error_frames):
+        if frame is not None:
+            cv2.imwrite(str(folder / f"game-{seed}-error{i}.png"), frame)
+    text = f"{outcome}\n" + "\n".join(table.first_errors) + f"\n{table.scene}\n"
+    if table.lost is not None:
+        frame, want, got, stacks, view = table.lost
+        cv2.imwrite(str(folder / f"game-{seed}-lost.png"), frame)
+        text += (f"lost:\nwant {want}\nread {got}\n"
+                 f"ctl  {''.join(s[-1] if s else '.' for s in stacks)}\n"
+                 f"prompt {view.prompt} blink {sorted(view.blink)}\n")
+    (folder / f"game-{seed}.txt").write_text(text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=6)
+    ap.add_argument("--first", type=int, default=1, help="first game seed")
+    ap.add_argument("--size", default="960x720", help="frame size WxH (the Pi's: 1280x960)")
+    ap.add_argument("--quiet", action="store_true", help="only the totals")
+    ap.add_argument("--dump", type=Path, default=None,
+                    help="folder for each lost game's last frame and readings")
+    args = ap.parse_args(argv)
+    w, h = (int(v) for v in args.size.lower().split("x"))
+    outcomes: Counter[str] = Counter()
+    reads: Counter[str] = Counter()
+    cpu: list[float] = []
+    start = time.perf_counter()
+    for seed in range(args.first, args.first + args.games):
+        outcome, where, table, plies = play(seed, (w, h))
+        outcomes[outcome] += 1
+        reads.update(table.reads)
+        cpu.extend(table.read_cpu)
+        if args.dump is not None and outcome != "followed":
+            _dump(args.dump, seed, table, f"{outcome} {where}")
+        if not args.quiet:
+            m = table.scene.material
+            board = "sheet" if m is None else f"{m.kind}/{m.prints}"
+            errors = {k: v for k, v in table.reads.items() if k != "frames"}
+            print(f"game {seed}: {outcome} {where} ({plies} actions, board {board}, "
+                  f"lamp {table.scene.lamp_k:.0f} K, tilt {table.scene.tilt_deg:.0f}; "
+                  f"{table.reads['frames']} frames, {table.renders} renders; "
+                  f"misread cells {errors or 'none'})", flush=True)
+    games = args.games
+    print(f"camera_games.size: {w}x{h}")
+    print(f"camera_games.followed: {outcomes['followed']}/{games}")
+    print(f"camera_games.stalled: {outcomes['stalled']}/{games}")
+    print(f"camera_games.wrong: {outcomes['wrong']}/{games}")
+    frames = reads.pop("frames", 0)
+    cells = frames * 49
+    print(f"camera_games.frames: {frames}")
+    for key in ("covered read as a colour", "wrong colour", "empty read as a piece",
+                "piece read '.'", "visible read '?'", "covered read '.'"):
+        share = 100.0 * reads[key] / cells if cells else math.nan
+        print(f"camera_games.cells.{key.replace(' ', '_')}: {reads[key]} ({share:.3f} %)")
+    if cpu:
+        print(f"camera_games.read_cpu_ms.median: {1000 * float(np.median(cpu)):.1f}")
+    print(f"camera_games.wall_s: {time.perf_counter() - start:.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
