@@ -289,12 +289,14 @@ def mark_covered(labels: str, conf: list[float], reasons: list[str], cover: Cove
                 continue
             core = max(missing[n] for n in NEIGHBOURS[c])
             if missing[c] < lim.missing_top or core < lim.core:
-                # Half gone: beside the core of a hand, or an empty cell it covers, of the
-                # same colour (one hand or sleeve; a stack's own outline hides its print).
+                # Half gone: beside the core of a hand, an empty cell it covers, or a cell
+                # with something over it (read '?') whose print is half gone too, of the same
+                # colour (one hand or sleeve; a stack's own outline hides its print).
                 if samples is None or samples.heights is None:
                     continue
                 hand = [n for n in NEIGHBOURS[c] if missing[n] >= lim.core
-                        or (cover.covered[n] and samples.heights[n] == 0)]
+                        or (cover.covered[n] and samples.heights[n] == 0)
+                        or (labels[n] == "?" and missing[n] >= lim.missing_alike)]
                 if not hand:
                     continue
                 if colours is None:

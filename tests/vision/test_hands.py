@@ -223,3 +223,26 @@ def test_a_hand_over_every_empty_cell_of_a_nearly_full_board_is_seen_by_the_stac
     faint = _lines(np.zeros(len(ANGLES), bool))
     faint[~empty, :, len(RADII) // 2] = 60.0
     assert not print_cover(faint, brightness, empty, inside).covered.any()
+
+
+def test_a_top_beside_a_half_covered_cell_of_the_hand_s_colour_is_covered_too() -> None:
+    """Renderer seed 21 frame 21: a red sleeve over a stack and its two neighbours, none of
+    them covered all round (print 45-73 % gone); the neighbours read '?' (something red
+    over an empty cell), the stack read red. One sleeve: all three read '?'."""
+    red, sleeve_red = (45.0, 45.0, 170.0), (30.0, 32.0, 125.0)
+    top, beside = 24, NEIGHBOURS[24][0]
+    cover = print_cover(np.zeros(SHAPE, np.float32), np.full(NUM_CELLS, 150.0, np.float32),
+                        np.ones(NUM_CELLS, bool), inside_directions(BoardGeometry()))
+    cover.missing[:] = 0.0
+    cover.missing[top], cover.missing[beside] = 0.46, 0.53
+    cover.covered[:] = cover.missing >= 0.6
+    labels = list("b" * NUM_CELLS)
+    labels[top], labels[beside] = "r", "?"
+    samples = _samples_of({top: red, beside: sleeve_red}, {top: False})
+    got = mark_covered("".join(labels), [0.9] * NUM_CELLS, [""] * NUM_CELLS, cover,
+                       samples=samples, rim_radii=RIM_RADII)[0]
+    assert got[top] == "?"
+    labels[beside] = "."  # the board shows there after all: no hand beside the top
+    got = mark_covered("".join(labels), [0.9] * NUM_CELLS, [""] * NUM_CELLS, cover,
+                       samples=samples, rim_radii=RIM_RADII)[0]
+    assert got[top] == "r"
