@@ -275,7 +275,9 @@ def mark_covered(labels: str, conf: list[float], reasons: list[str], cover: Cove
     cell was hidden) and does not show its outline all round (``rim_radii``: the radii of
     ``samples.rim_profile``): a sleeve the colour of a piece over the top cannot be told
     from the piece by colour, but a hand over a top's face leaves at most half its outline
-    in view, while a top beside the hand shows all of it."""
+    in view, while a top beside the hand shows all of it. A stack the colour model reads
+    as lifted ('.': the board's colour shows) must show the board's print round its cell:
+    about half of it gone beside a hand, it reads '?'."""
     lim = limits or CoverLimits()
     out = list(labels)
     conf = list(conf)
@@ -294,9 +296,7 @@ def mark_covered(labels: str, conf: list[float], reasons: list[str], cover: Cove
                 # colour (one hand or sleeve; a stack's own outline hides its print).
                 if samples is None or samples.heights is None:
                     continue
-                hand = [n for n in NEIGHBOURS[c] if missing[n] >= lim.core
-                        or (cover.covered[n] and samples.heights[n] == 0)
-                        or (labels[n] == "?" and missing[n] >= lim.missing_alike)]
+                hand = _hand_beside(c, labels, cover, samples.heights, lim)
                 if not hand:
                     continue
                 if colours is None:
@@ -310,12 +310,31 @@ def mark_covered(labels: str, conf: list[float], reasons: list[str], cover: Cove
                     continue
                 why = ("the colour of the hand lying beside it, the board's print half gone: "
                        "the hand may lie over it")
+        elif (out[c] == "." and not cover.covered[c] and samples is not None
+              and samples.heights is not None and samples.heights[c] > 0
+              and missing[c] >= lim.missing_alike
+              and _hand_beside(c, labels, cover, samples.heights, lim)):
+            # A stack read as lifted must show the board round its cell: half its print
+            # gone beside a hand, the hand may lie over the stack.
+            why = ("read as lifted, but the board's print is half gone round it beside a "
+                   "hand: the hand may lie over it")
         elif not cover.covered[c]:
             continue
         out[c] = "?"
         conf[c] = 0.0
         reasons[c] = why
     return "".join(out), conf, reasons
+
+
+def _hand_beside(c: int, labels: str, cover: Cover, heights: np.ndarray, lim: CoverLimits
+                 ) -> list[int]:
+    """The neighbours of ``c`` that a hand lies over: the core of a hand (print gone all
+    round), an empty cell whose print is gone, or a cell read '?' (something over it) whose
+    print is half gone (a stack's own outline hides its print, so it needs more)."""
+    missing = np.nan_to_num(cover.missing, nan=0.0)
+    return [n for n in NEIGHBOURS[c] if missing[n] >= lim.core
+            or (cover.covered[n] and heights[n] == 0)
+            or (labels[n] == "?" and missing[n] >= lim.missing_alike)]
 
 
 def _alike(a: np.ndarray, b: np.ndarray, lim: CoverLimits) -> bool:

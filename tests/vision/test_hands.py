@@ -246,3 +246,31 @@ def test_a_top_beside_a_half_covered_cell_of_the_hand_s_colour_is_covered_too() 
     got = mark_covered("".join(labels), [0.9] * NUM_CELLS, [""] * NUM_CELLS, cover,
                        samples=samples, rim_radii=RIM_RADII)[0]
     assert got[top] == "r"
+
+
+def test_a_stack_read_as_lifted_beside_a_hand_with_half_its_print_gone_is_covered() -> None:
+    """A board-coloured hand over a stack at its edge (renderer seed 1 frame 481 B2: 59 % of
+    the print gone, a neighbour covered all round): the board's colour shows, so the colour
+    model reads the stack as lifted ('.'); a lifted stack shows the board's print round its
+    cell, and half of it is gone beside a hand: '?'. An empty cell there keeps '.' (what
+    the position says), and so does a lifted stack whose print shows."""
+    cover = print_cover(np.zeros(SHAPE, np.float32), np.full(NUM_CELLS, 150.0, np.float32),
+                        np.ones(NUM_CELLS, bool), inside_directions(BoardGeometry()))
+    stack, hand, empty_cell = 24, NEIGHBOURS[24][0], NEIGHBOURS[24][1]
+    cover.missing[:] = 0.0
+    cover.missing[[stack, empty_cell]] = 0.55
+    cover.missing[hand] = 1.0
+    cover.covered[:] = cover.missing >= 0.6
+    samples = _samples_of({}, {})
+    assert samples.heights is not None
+    samples.heights[empty_cell] = 0
+    labels = "." * NUM_CELLS
+
+    def read() -> str:
+        return mark_covered(labels, [0.9] * NUM_CELLS, [""] * NUM_CELLS, cover,
+                            samples=samples, rim_radii=RIM_RADII)[0]
+
+    got = read()
+    assert got[stack] == "?" and got[empty_cell] == "." and got[hand] == "?"
+    cover.missing[stack] = 0.3  # most of its print shows: the stack is gone
+    assert read()[stack] == "."
