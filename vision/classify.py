@@ -332,7 +332,12 @@ class ColourModel:
                                and not no_print[c])
                 # Where the empty board and a piece both fit well and a disc edge shows, the
                 # position's prior decides: the stack is there (ivory on cream, black on felt).
-                fits = piece_ok and has_rim[k][c] and best <= 0.5 * th.unknown
+                fits = piece_ok and has_rim[k][c] and (best <= 0.5 * th.unknown or (
+                    # ... or where its outline is a disc's, not the print's: an edge far
+                    # stronger than the empty cells show (a white top in the shade of a cream
+                    # board: its colour fits the board as well as white; a lifted stack's
+                    # cell shows the print's own edge).
+                    looks.sum() >= 4 and rim[c] >= max(1.5 * bars[c], 3.0 * print_rim)))
                 if looks_empty and best > de[c] + th.margin and not fits:
                     label = "."  # the stack was lifted: the empty board shows
                 elif m.saturated[c] > th.saturated and not (k == "w" and (whites_clip
@@ -399,6 +404,10 @@ class ColourModel:
                     label = "."
                 elif m.saturated[c] > th.saturated:
                     why = "glare"
+                elif clearly and moved[c] < th.look_same:
+                    # Seen empty before and unchanged since, all round: no piece was put
+                    # there (a board the colour of a piece, on a nearly full board).
+                    label = "."
                 elif clearly:
                     label = k  # a piece clearly sits where the position says empty
                 elif empty_c is None and heights is not None:
@@ -428,17 +437,19 @@ class ColourModel:
             # The stacks as this frame shows them (a new piece it read is there already).
             shown = np.where(occupied, heights, np.array([x in PIECES for x in labels]))
             self._remember_looks(s, np.array([x == "." for x in labels]) & ~occupied
-                                 & (m.hidden <= 0.0) & (board.disturbed == 0), moved, shown)
+                                 & (m.hidden <= 0.0) & (board.disturbed == 0),
+                                 np.nan_to_num(moved), shown)
         if self.debug is not None:
             self.debug["moved"] = moved
         return "".join(labels), [round(v, 4) for v in conf], reasons
 
     def _own_change(self, s: CellSamples) -> np.ndarray:
         """Per cell, how much the board round its centre changed since the cell was last
-        seen empty, in units of the change that makes it a new piece (0: no look kept or the
-        camera moved since): 1 or more where most directions changed clearly."""
+        seen empty, in units of the change that makes it a new piece (nan: no look kept, the
+        camera moved since, too few directions to compare): 1 or more where most directions
+        changed clearly."""
         th = self.thresholds
-        out = np.zeros(NUM_CELLS)
+        out = np.full(NUM_CELLS, np.nan)
         look, valid, anchor = self.cell_look, self.cell_look_valid, self.cell_anchor
         if (look is None or valid is None or anchor is None or s.ring is None
                 or s.ring_valid is None or s.anchor is None or s.heights is None
@@ -456,7 +467,7 @@ class ColourModel:
         ok = same & np.isfinite(med) & np.isfinite(share)
         score = np.minimum(np.nan_to_num(med) / th.look_change,
                            np.nan_to_num(share) / th.look_share)
-        return np.where(ok, score, 0.0)
+        return np.where(ok, score, np.nan)
 
     def _remember_looks(self, s: CellSamples, empty: np.ndarray, moved: np.ndarray,
                         shown: np.ndarray) -> None:

@@ -35,6 +35,7 @@ class Thresholds:
     look_change: float = 0.06  # a cell's own look changed this much (log brightness): a piece
     look_share: float = 0.5  # ... in this share of the directions round it at least
     look_moved: float = 1.0  # pixels a cell may move in the frame and keep its own look
+    look_same: float = 0.3  # ... changed less than this share of a piece's change: no piece
 
 
 @dataclass
