@@ -22,7 +22,7 @@ light measured on the board between the cells. Then the frame explains itself:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -303,16 +303,17 @@ class ColourModel:
         # A glossy top's highlight clips on every top of its colour: a new one may show as much.
         gloss = {j: max(0.05, float(np.percentile(m.saturated[ex], 90)) + 0.05)
                  if ex.sum() >= 2 else 0.05 for j, ex in enumerate(shape_examples)}
+        pm, pdp, pnll = self._new_tops(s, m, board, occupied, means, stds, tint, dp, nll)
         labels: list[str] = []
         conf: list[float] = []
         reasons: list[str] = []
         for c in range(NUM_CELLS):
             # Which piece: the most likely (a wide class pays for its width); whether any: the
             # chosen class must be near enough.
-            order = np.argsort(nll[c])
-            k, best = PIECES[order[0]], dp[c, order[0]]
-            second = (best + nll[c, order[1]] - nll[c, order[0]]
-                      if np.isfinite(nll[c, order[1]]) else np.inf)
+            order = np.argsort(pnll[c])
+            k, best = PIECES[order[0]], pdp[c, order[0]]
+            second = (best + pnll[c, order[1]] - pnll[c, order[0]]
+                      if np.isfinite(pnll[c, order[1]]) else np.inf)
             piece_ok = best <= th.unknown and second - best >= th.margin
             label, why = "?", ""
             if m.hidden[c] > th.hidden:
@@ -328,7 +329,12 @@ class ColourModel:
             elif mixed[c] and occupied[c]:
                 why = "mixed colours"
             elif heights is not None and heights[c] > 0:
-                looks_empty = (de[c] <= th.empty and base_de[c] <= th.empty
+                # Where the base is out of sight (behind a neighbour) or crossed by print, a
+                # top that is the empty board closely and no piece at all is bare too, unless
+                # the base shows a piece.
+                bare = (de[c] <= 0.25 * th.empty and best > th.unknown
+                        and not (base_dp[c] <= th.unknown and base_dp[c] < base_de[c]))
+                looks_empty = ((base_de[c] <= th.empty or bare) and de[c] <= th.empty
                                and not no_print[c])
                 # Where the empty board and a piece both fit well and a disc edge shows, the
                 # position's prior decides: the stack is there (ivory on cream, black on felt).
@@ -360,14 +366,19 @@ class ColourModel:
                 # from the print's own (a printed circle is an edge around every cell).
                 edge = max(2.0 * (th.rim_dark if k == "b" else th.rim),
                            1.5 * print_rim if de[c] <= th.empty else 0.0)
+                # A glossy top's highlight may clip a part of it: not glare where the rest
+                # fits a piece closely, far from the empty board, inside a whole disc edge.
+                sheen = (pm.saturated[c] <= 0.35 and best <= 0.25 * th.unknown
+                         and de[c] >= 4.0 * th.empty and rim[c] >= 1.5 * edge)
                 clearly = (piece_ok and rim[c] >= edge
                            and best + th.clearly <= de[c]
-                           and m.saturated[c] < 0.05
-                           and m.spread[c] <= th.flat and empty_c is not None
+                           and (pm.saturated[c] < 0.05 or sheen)
+                           and pm.spread[c] <= th.flat and empty_c is not None
                            and _dist(means[k], empty_c[c], empty_s) >= th.separable)
                 if (not clearly and de[c] <= th.empty and profile is not None and piece_ok
                         and best <= 0.25 * th.unknown and rim[c] >= 2.0 * bars[c]
-                        and m.spread[c] <= th.flat and m.saturated[c] < 0.05
+                        and pm.spread[c] <= th.flat and (pm.saturated[c] <= gloss[order[0]] or (
+                            k == "w" and (whites_clip or lit[c])))
                         and not no_print[c] and board.disturbed[c] < th.disturbed):
                     # The colour fits the empty board too (white on paper, black on felt):
                     # the outline decides. A piece's edge, side wall and shadow look like
@@ -391,7 +402,7 @@ class ColourModel:
                         self.debug.setdefault("outline", {})[c] = (d_piece, d_empty)
                 if (not clearly and still and moved[c] >= 1.0 and piece_ok
                         and best <= 0.25 * th.unknown and rim[c] >= 2.0 * bars[c]
-                        and m.spread[c] <= th.flat and (m.saturated[c] <= gloss[order[0]] or (
+                        and pm.spread[c] <= th.flat and (pm.saturated[c] <= gloss[order[0]] or (
                             k == "w" and (whites_clip or lit[c])))
                         and not no_print[c] and board.disturbed[c] == 0):
                     # The board round the cell changed since it was last seen empty, and
@@ -402,7 +413,7 @@ class ColourModel:
                     why = "the board's print does not show: something lies over it"
                 elif de[c] <= th.empty and not clearly:
                     label = "."
-                elif m.saturated[c] > th.saturated:
+                elif pm.saturated[c] > th.saturated:
                     why = "glare"
                 elif clearly and moved[c] < th.look_same:
                     # Seen empty before and unchanged since, all round: no piece was put
@@ -442,6 +453,30 @@ class ColourModel:
         if self.debug is not None:
             self.debug["moved"] = moved
         return "".join(labels), [round(v, 4) for v in conf], reasons
+
+    def _new_tops(self, s: CellSamples, m: Measured, board: Board, occupied: np.ndarray,
+                  means: dict[str, np.ndarray], stds: dict[str, np.ndarray],
+                  tint: np.ndarray | None, dp: np.ndarray, nll: np.ndarray
+                  ) -> tuple[Measured, np.ndarray, np.ndarray]:
+        """The piece hypothesis where the position says empty, judged where a new piece's
+        top would be (one piece up: at a tilt it stands off the cell's centre by the parallax
+        of its height, and the centre's samples mix its top with its side wall): the
+        features, piece distances and likelihoods, those of ``m`` elsewhere."""
+        if s.new_top is None or s.new_top_valid is None or s.heights is None:
+            return m, dp, nll
+        ok = s.new_top_valid
+        fresh = ~occupied & (ok.mean(axis=1) >= 1.0 - self.thresholds.hidden)
+        if not fresh.any():
+            return m, dp, nll
+        mn = measure(np.where(ok[..., None], s.new_top, 0.0), ok, s.white, board.shade)
+        dn = _piece_dists(mn.piece, means, stds)
+        _gate(dn, mn.piece, tint)
+        width = np.array([2.0 * float(np.log(stds[k]).sum()) for k in PIECES])[None, :]
+        pm = replace(m, piece=np.where(fresh[:, None], mn.piece, m.piece),
+                     spread=np.where(fresh, mn.spread, m.spread),
+                     saturated=np.where(fresh, mn.saturated, m.saturated))
+        pdp = np.where(fresh[:, None], dn, dp)
+        return pm, pdp, np.where(fresh[:, None], dn + width, nll)
 
     def _own_change(self, s: CellSamples) -> np.ndarray:
         """Per cell, how much the board round its centre changed since the cell was last

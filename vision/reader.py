@@ -175,9 +175,16 @@ class BoardReader:
         kb = 7  # the centre and the inner ring
         base_pts = np.repeat(np.column_stack([self._centres, np.zeros(NUM_CELLS)]), kb, axis=0)
         base_pts[:, :2] += np.tile(0.6 * self._cell_offsets[:kb], (NUM_CELLS, 1))
+        # Where the position says empty, also where a new piece's top would be (one piece
+        # up): seen at a tilt, its top is off the cell's centre by the parallax of its height.
+        fresh = (np.zeros(0, np.int64) if heights is None
+                 else np.flatnonzero(np.asarray(heights) == 0))
+        new_pts = cell_pts.reshape(NUM_CELLS, k, 3)[fresh].reshape(-1, 3).copy()
+        new_pts[:, 2] = self.geometry.thickness_mm
         rim_pts = self._rim_points(heights)
         print_pts = self._print_points()
-        allpts = np.vstack([tops, cell_pts, inter_pts, white_pts, base_pts, rim_pts, print_pts])
+        allpts = np.vstack([tops, cell_pts, inter_pts, white_pts, base_pts, new_pts, rim_pts,
+                            print_pts])
         uv = self._project(pose, allpts)
         h, w = frame.shape[:2]
         u = np.rint(uv[:, 0]).astype(np.int64)
@@ -187,6 +194,7 @@ class BoardReader:
         n2 = n1 + len(inter_pts)
         n3 = n2 + len(white_pts)
         n5 = len(allpts) - len(print_pts)
+        nb = n3 + len(base_pts)  # the new tops' samples: nb .. n4
         uc, vc = np.clip(u, 0, w - 1), np.clip(v, 0, h - 1)
         vals = frame[vc[:n5], uc[:n5]].astype(np.float32)
         # The print profiles need brightness only: the grey image the markers were found in.
@@ -205,7 +213,7 @@ class BoardReader:
             # stacks count a little wider, as they may stand off-centre).
             check = np.r_[n0:n1, n3:n4]
             owner = np.concatenate([np.repeat(np.arange(NUM_CELLS), k),
-                                    np.repeat(np.arange(NUM_CELLS), kb)])
+                                    np.repeat(np.arange(NUM_CELLS), kb), np.repeat(fresh, k)])
             camera = pose.camera_centre()
             tops_mm = np.asarray(heights) * self.geometry.thickness_mm
             r = self.geometry.disc_radius_mm
@@ -231,15 +239,20 @@ class BoardReader:
         inter_ok = ok[n1:n2].reshape(-1, m).all(axis=1)
         inter_col = np.where(inter_ok[:, None], np.median(inter, axis=1), np.nan)
         inter_white = _plane(self._inter, coef)
-        base = vals[n3:n4].reshape(NUM_CELLS, kb, 3)
-        base_valid = ok[n3:n4].reshape(NUM_CELLS, kb)
+        base = vals[n3:nb].reshape(NUM_CELLS, kb, 3)
+        base_valid = ok[n3:nb].reshape(NUM_CELLS, kb)
+        new_top = np.full((NUM_CELLS, k, 3), np.nan, np.float32)
+        new_valid = np.zeros((NUM_CELLS, k), bool)
+        new_top[fresh] = vals[nb:n4].reshape(-1, k, 3)
+        new_valid[fresh] = ok[nb:n4].reshape(-1, k)
         known = None if heights is None else np.asarray(heights)
         rim = _rim_contrast(vals[n4:n5], white)
         ring = ring.reshape(NUM_CELLS, na, nr)
         profile = rim_profile(vals[n4:n5], white, len(_RIM_ANGLES), len(_RIM_RADII))
         return (CellSamples(cells, valid, white, inter_col, inter_white, self._inter_of, known,
                             base, base_valid, rim, ring, ring_valid, profile,
-                            anchor=uv[n3:n4:kb]), uv[:NUM_CELLS])
+                            anchor=uv[n3:nb:kb], new_top=new_top if len(fresh) else None,
+                            new_top_valid=new_valid), uv[:NUM_CELLS])
 
     def _print_points(self) -> np.ndarray:
         """Radial profiles on the board around each cell (z = 0): an empty cell shows the
