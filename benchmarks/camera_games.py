@@ -214,7 +214,7 @@ def _dump(folder: Path, seed: int, table: FilmedTable, outcome: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=6)
+    ap.add_argument("--games", type=int, default=4)
     ap.add_argument("--first", type=int, default=1, help="first game seed")
     ap.add_argument("--size", default="960x720", help="frame size WxH (the Pi's: 1280x960)")
     ap.add_argument("--quiet", action="store_true", help="only the totals")

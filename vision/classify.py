@@ -344,7 +344,11 @@ class ColourModel:
                     # board: its colour fits the board as well as white; a lifted stack's
                     # cell shows the print's own edge).
                     looks.sum() >= 4 and rim[c] >= max(1.5 * bars[c], 3.0 * print_rim)))
-                if looks_empty and best > de[c] + th.margin and not fits:
+                # ... unless the outline is the print's like the empty cells', not a disc's
+                # like the known pieces' (white on cream: a lifted stack's cell).
+                if looks_empty and ((best > de[c] + th.margin and not fits) or (
+                        fits and self._outline_bare(profile, c, shape_examples[order[0]],
+                                                    empty_shapes))):
                     label = "."  # the stack was lifted: the empty board shows
                 elif m.saturated[c] > th.saturated and not (k == "w" and (whites_clip
                                                                           or lit[c])):
@@ -453,6 +457,31 @@ class ColourModel:
         if self.debug is not None:
             self.debug["moved"] = moved
         return "".join(labels), [round(v, 4) for v in conf], reasons
+
+    def _outline_bare(self, profile: np.ndarray | None, c: int, known: np.ndarray,
+                      empties: np.ndarray) -> bool:
+        """Whether cell ``c``'s outline is the board's print (thin, flat) like this frame's
+        other empty cells' (or, with too few, the empty outline kept from an earlier frame)
+        rather than a disc's edge, side wall and shadow like the frame's other known single
+        pieces of its colour: six times nearer (a lifted stack's cell on cream paper: 8x; a
+        glossy white top on seed 2 frame 166: 3.5x; a phantom lift stalls the game)."""
+        if profile is None:
+            return False
+        known = known.copy()
+        known[c] = False
+        others = empties.copy()
+        others[c] = False
+        if known.sum() < 2:
+            return False
+        if others.sum() >= 5:
+            ref = np.median(profile[others], axis=0)
+        elif self.empty_profile is not None:
+            ref = self.empty_profile
+        else:
+            return False
+        d_piece = float(np.mean((profile[c] - np.median(profile[known], axis=0)) ** 2))
+        d_empty = float(np.mean((profile[c] - ref) ** 2))
+        return d_piece >= max(6.0 * d_empty, 0.015)
 
     def _new_tops(self, s: CellSamples, m: Measured, board: Board, occupied: np.ndarray,
                   means: dict[str, np.ndarray], stds: dict[str, np.ndarray],
