@@ -22,6 +22,7 @@ from vision.geometry import BoardGeometry
 from vision.hands import Cover, HandDetector, hide_covered, mark_covered
 from vision.measure import CellSamples, odd_whites, rim_profile
 from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, Pose, pose_from_markers
+from vision.taller import read_taller
 
 if TYPE_CHECKING:
     from vision.calibration import Calibration
@@ -334,6 +335,10 @@ class BoardReader:
             cover = self._cover(frame, grey, pose, heights, snapshot)
         snapshot, conf, reasons = mark_covered(snapshot, conf, reasons, cover,
                                                samples=samples, rim_radii=_RIM_RADII)
+        if heights is not None:
+            snapshot, conf, reasons = read_taller(
+                lambda h: self.sample(frame, pose, h)[0], self.model, heights, snapshot,
+                conf, reasons, cover.covered)
         return Reading(snapshot, conf, fresh, reasons, pose.markers if fresh else (), top_px,
                        pose)
 

@@ -1,0 +1,64 @@
+"""A stack taller than the position says: the top is looked for higher up.
+
+In play the controller gives the heights it has committed. A stack moved onto another one
+makes the destination taller before the move is committed, and seen at a tilt its top is
+then off where the heights put it by the parallax of the extra pieces: the samples there mix
+the top with its side wall and the board ("mixed colours", '?'). The controller waits for the
+destination's colour and the reader waits for the controller's heights. So a cell the heights
+call occupied that reads mixed is sampled again one to four pieces higher; where one height
+shows a flat top that fits one piece colour far better than the others, inside a disc edge,
+the cell reads that colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from engine.geometry import NEIGHBOURS, NUM_CELLS
+from vision.classify import PIECES, ColourModel, _gate, _piece_dists
+from vision.measure import CellSamples, measure, measure_board
+
+MIXED = "mixed colours"
+#: How many pieces higher the top is looked for (a DVONN move carries at most a few).
+MAX_EXTRA = 4
+
+
+def read_taller(sample: Callable[[Sequence[int]], CellSamples], model: ColourModel,
+                heights: Sequence[int], labels: str, conf: list[float], reasons: list[str],
+                covered: np.ndarray) -> tuple[str, list[float], list[str]]:
+    """``labels`` with the occupied cells read '?' for mixed colours read at a greater height
+    where one fits clearly (``sample(heights)`` samples the frame at other heights)."""
+    pending = [c for c in range(NUM_CELLS) if heights[c] > 0 and labels[c] == "?"
+               and reasons[c] == MIXED and not covered[c]
+               and not any(covered[n] for n in NEIGHBOURS[c])]
+    if not pending:
+        return labels, conf, reasons
+    th = model.thresholds
+    out, conf, reasons = list(labels), list(conf), list(reasons)
+    for extra in range(1, MAX_EXTRA + 1):
+        if not pending:
+            break
+        taller = list(heights)
+        for c in pending:
+            taller[c] += extra
+        s = sample(taller)
+        board = measure_board(s, th, model.board)
+        m = measure(s.cells, s.valid, s.white, board.shade)
+        d = _piece_dists(m.piece, model.means, model.stds)
+        _gate(d, m.piece)
+        rim = np.full(NUM_CELLS, np.inf) if s.rim is None else s.rim
+        for c in list(pending):
+            order = np.argsort(d[c])
+            best, second = float(d[c, order[0]]), float(d[c, order[1]])
+            k = PIECES[int(order[0])]
+            bar = th.rim_dark if k == "b" else th.rim
+            if (m.hidden[c] <= 0.0 and m.spread[c] <= th.flat and m.saturated[c] < 0.05
+                    and best <= 0.25 * th.unknown and second - best >= 2.0 * th.margin
+                    and rim[c] >= 2.0 * bar):
+                out[c] = k
+                conf[c] = float(np.exp(-best / (2 * th.unknown)))
+                reasons[c] = f"a stack {extra} higher than the position says"
+                pending.remove(c)
+    return "".join(out), conf, reasons
