@@ -11,6 +11,7 @@ from vision.geometry import BoardGeometry
 from vision.hands import (
     ANGLES,
     RADII,
+    Cover,
     hide_covered,
     inside_directions,
     mark_covered,
@@ -36,6 +37,12 @@ def _board_coloured_hand(seed: int) -> tuple[np.ndarray, str, list[int]]:
         hand.skin = hand.sleeve = tuple(int(v) for v in board)  # type: ignore[assignment]
     frame, truth = render(scene)
     return frame, truth.expected, heights_of(stacks)
+
+
+def _no_cover() -> Cover:
+    """A Cover with no print missing anywhere (the tests then set what they need)."""
+    return print_cover(np.zeros(SHAPE, np.float32), np.full(NUM_CELLS, 150.0, np.float32),
+                       np.ones(NUM_CELLS, bool), inside_directions(BoardGeometry()))
 
 
 # Paper with circles, card with hexagons, black felt with a bright lattice, felt with
@@ -100,8 +107,7 @@ def test_a_plain_board_or_a_faint_print_gives_no_verdict() -> None:
 
 
 def test_a_colour_needs_its_print_gone_and_a_hand_beside_it() -> None:
-    cover = print_cover(np.zeros(SHAPE, np.float32), np.full(NUM_CELLS, 150.0, np.float32),
-                        np.ones(NUM_CELLS, bool), inside_directions(BoardGeometry()))
+    cover = _no_cover()
     cover.covered[:3] = True
     cover.missing[:] = 0.0
     cover.missing[:3] = 0.65  # a top's own outline shows: it keeps its colour
@@ -128,8 +134,7 @@ def test_covered_empty_cells_are_no_examples_of_the_empty_board() -> None:
     samples = CellSamples(np.full((NUM_CELLS, 19, 3), 120.0, np.float32),
                           np.ones((NUM_CELLS, 19), bool), np.full((NUM_CELLS, 3), 240.0),
                           heights=heights, base_valid=np.ones((NUM_CELLS, 7), bool))
-    cover = print_cover(np.zeros(SHAPE, np.float32), np.full(NUM_CELLS, 150.0, np.float32),
-                        np.ones(NUM_CELLS, bool), inside_directions(BoardGeometry()))
+    cover = _no_cover()
     cover.covered[5:30] = True
     hidden = hide_covered(samples, cover)
     assert not hidden.valid[10:30].any() and hidden.valid[30:].all()
@@ -181,8 +186,7 @@ def test_a_top_the_colour_of_the_hand_beside_it_with_half_its_print_gone_is_cove
     its colour."""
     red, sleeve_red, white = (45.0, 45.0, 170.0), (30.0, 32.0, 125.0), (200.0, 210.0, 215.0)
     top, hand = 24, NEIGHBOURS[24][0]
-    cover = print_cover(np.zeros(SHAPE, np.float32), np.full(NUM_CELLS, 150.0, np.float32),
-                        np.ones(NUM_CELLS, bool), inside_directions(BoardGeometry()))
+    cover = _no_cover()
     cover.missing[:] = 0.0
     cover.missing[top], cover.missing[hand] = 0.51, 1.0
     cover.covered[:] = cover.missing >= 0.6
@@ -231,8 +235,7 @@ def test_a_top_beside_a_half_covered_cell_of_the_hand_s_colour_is_covered_too() 
     over an empty cell), the stack read red. One sleeve: all three read '?'."""
     red, sleeve_red = (45.0, 45.0, 170.0), (30.0, 32.0, 125.0)
     top, beside = 24, NEIGHBOURS[24][0]
-    cover = print_cover(np.zeros(SHAPE, np.float32), np.full(NUM_CELLS, 150.0, np.float32),
-                        np.ones(NUM_CELLS, bool), inside_directions(BoardGeometry()))
+    cover = _no_cover()
     cover.missing[:] = 0.0
     cover.missing[top], cover.missing[beside] = 0.46, 0.53
     cover.covered[:] = cover.missing >= 0.6
@@ -254,8 +257,7 @@ def test_a_stack_read_as_lifted_beside_a_hand_with_half_its_print_gone_is_covere
     model reads the stack as lifted ('.'); a lifted stack shows the board's print round its
     cell, and half of it is gone beside a hand: '?'. An empty cell there keeps '.' (what
     the position says), and so does a lifted stack whose print shows."""
-    cover = print_cover(np.zeros(SHAPE, np.float32), np.full(NUM_CELLS, 150.0, np.float32),
-                        np.ones(NUM_CELLS, bool), inside_directions(BoardGeometry()))
+    cover = _no_cover()
     stack, hand, empty_cell = 24, NEIGHBOURS[24][0], NEIGHBOURS[24][1]
     cover.missing[:] = 0.0
     cover.missing[[stack, empty_cell]] = 0.55
