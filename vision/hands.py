@@ -246,22 +246,18 @@ def hide_covered(samples: CellSamples, cover: Cover) -> CellSamples:
     hide = cover.covered & (samples.heights == 0)
     if not hide.any():
         return samples
-    valid = samples.valid.copy()
-    valid[hide] = False
-    base_valid = None
-    if samples.base_valid is not None:
-        base_valid = samples.base_valid.copy()
-        base_valid[hide] = False
-    ring_valid = None
-    if samples.ring_valid is not None:
-        ring_valid = samples.ring_valid.copy()
-        ring_valid[hide] = False
-    new_valid = None
-    if samples.new_top_valid is not None:
-        new_valid = samples.new_top_valid.copy()
-        new_valid[hide] = False
-    return replace(samples, valid=valid, base_valid=base_valid, ring_valid=ring_valid,
-                   new_top_valid=new_valid)
+
+    def out_of_view(mask: np.ndarray) -> np.ndarray:
+        mask = mask.copy()
+        mask[hide] = False
+        return mask
+
+    def maybe(mask: np.ndarray | None) -> np.ndarray | None:
+        return None if mask is None else out_of_view(mask)
+
+    return replace(samples, valid=out_of_view(samples.valid),
+                   base_valid=maybe(samples.base_valid), ring_valid=maybe(samples.ring_valid),
+                   new_top_valid=maybe(samples.new_top_valid))
 
 
 def mark_covered(labels: str, conf: list[float], reasons: list[str], cover: Cover,
