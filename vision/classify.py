@@ -22,13 +22,14 @@ light measured on the board between the cells. Then the frame explains itself:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from engine.errors import DvonnError
-from engine.geometry import NEIGHBOURS, NUM_CELLS, board_xy
+from engine.geometry import NUM_CELLS
+from vision.colour_dist import PIECES, dist, gate, piece_dists, red_hue
 from vision.measure import (
     Board,
     CellSamples,
@@ -39,10 +40,10 @@ from vision.measure import (
     plain_view,
     print_match,
     profile_match,
-    ring_change,
 )
+from vision.new_tops import new_tops, outline_bare
+from vision.own_look import CellLooks
 
-PIECES = ("w", "b", "r")
 #: Piece priors: centre and spread of (log brightness, (R-G)/L, (B-G)/L) after normalising by
 #: the marker white and the local light. Wide on purpose: ivory..paper white, matte..glossy.
 DEFAULT_MEANS = {"w": (np.log(0.86), 0.03, -0.04), "b": (np.log(0.22), 0.02, 0.02),
@@ -53,43 +54,6 @@ MIN_STD = {"w": (0.12, 0.045, 0.055), "b": (0.22, 0.09, 0.11), "r": (0.20, 0.18,
 #: Floor of the empty cells' spread within a frame.
 EMPTY_STD = (0.10, 0.035, 0.04)
 PRIOR_WEIGHT = 8.0
-
-
-def _toward(directions: int) -> np.ndarray:
-    """(49, 49, A): for each cell and each cell within two steps of it (stacks that may lean
-    over it or cast their shadows on it), the directions round the first (A evenly from 0)
-    within 50 degrees of the second."""
-    one = np.zeros((NUM_CELLS, NUM_CELLS), bool)
-    for c in range(NUM_CELLS):
-        one[c, list(NEIGHBOURS[c])] = True
-    near = one | ((one.astype(int) @ one.astype(int)) > 0)
-    np.fill_diagonal(near, False)
-    xy = np.array([board_xy(c) for c in range(NUM_CELLS)])
-    d = xy[None, :, :] - xy[:, None, :]
-    angle = np.arctan2(d[..., 1], d[..., 0])  # (49, 49)
-    rays = 2.0 * np.pi * np.arange(directions) / directions
-    apart = np.abs(np.angle(np.exp(1j * (rays[None, None, :] - angle[..., None]))))
-    return np.asarray(near[..., None] & (apart < np.radians(50.0)))
-
-
-_TOWARD: dict[int, np.ndarray] = {}
-
-
-def _piece_dists(f: np.ndarray, means: dict[str, np.ndarray], stds: dict[str, np.ndarray]
-                 ) -> np.ndarray:
-    """(49, 3) squared distances to the piece classes. Chroma is a ratio to brightness, so
-    its noise grows on dark tops: the spread widens by 0.03 / brightness."""
-    noise = (0.03 / np.exp(f[:, 0]))[:, None]
-    out = []
-    for k in PIECES:
-        std = np.broadcast_to(stds[k], f.shape).copy()
-        std[:, 1:] = np.sqrt(std[:, 1:] ** 2 + noise ** 2)
-        out.append((((f - means[k]) / std) ** 2).sum(axis=1))
-    return np.stack(out, axis=1)
-
-
-def _dist(f: np.ndarray, mean: np.ndarray, std: np.ndarray) -> np.ndarray:
-    return np.asarray((((f - mean) / std) ** 2).sum(axis=-1))
 
 
 @dataclass
@@ -114,14 +78,8 @@ class ColourModel:
     #: The median outline profile of the empty cells, once a frame showed many (``classify``):
     #: on a nearly full board the new pieces would be most of the frame's own examples.
     empty_profile: np.ndarray | None = field(default=None, repr=False, compare=False)
-    #: Each cell's own look when last seen empty in a still frame (log brightness of the
-    #: board round its centre, ``CellSamples.ring``), the directions then in view and where
-    #: the cell was in the frame (a moved camera makes the look useless): in play every cell
-    #: is seen empty before a piece is put there (``_own_change``).
-    cell_look: np.ndarray | None = field(default=None, repr=False, compare=False)
-    cell_look_valid: np.ndarray | None = field(default=None, repr=False, compare=False)
-    cell_anchor: np.ndarray | None = field(default=None, repr=False, compare=False)
-    look_heights: np.ndarray | None = field(default=None, repr=False, compare=False)
+    #: Each cell's own look when last seen empty in a still frame (``vision.own_look``).
+    looks: CellLooks = field(default_factory=CellLooks, repr=False, compare=False)
     thresholds: Thresholds = field(default_factory=Thresholds)
     #: When a dict, ``classify`` leaves its intermediate figures there (diagnostics).
     debug: dict[str, Any] | None = field(default=None, repr=False, compare=False)
@@ -135,7 +93,7 @@ class ColourModel:
         (tint, tint, the brightest a tinted black top may be)."""
         mid = 0.5 * (self.means["w"][0] + self.means["b"][0])
         # Red tops are dark too (log brightness below the middle): they are not black.
-        dark = occupied & (m.piece[:, 0] < mid) & ~_red_hue(m.piece)
+        dark = occupied & (m.piece[:, 0] < mid) & ~red_hue(m.piece)
         if dark.sum() < 4:
             return None
         x = m.piece[dark, 1:]
@@ -156,8 +114,8 @@ class ColourModel:
         if not occupied.any():
             return means, stds
         for _ in range(2):
-            d = _piece_dists(m.piece, means, stds)
-            _gate(d, m.piece, black_tint)
+            d = piece_dists(m.piece, means, stds)
+            gate(d, m.piece, black_tint)
             lab = np.argmin(d, axis=1)
             best = d[np.arange(NUM_CELLS), lab]
             # Red (three pieces in a game) is not sharpened by one frame; white and black are.
@@ -230,8 +188,8 @@ class ColourModel:
         rim = np.full(NUM_CELLS, np.inf) if s.rim is None else s.rim
         tint = self._black_tint(m, occupied & usable & (rim >= th.rim_dark))
         means, stds = self._piece_models(m, occupied & usable, tint)
-        dp = _piece_dists(m.piece, means, stds)
-        _gate(dp, m.piece, tint)
+        dp = piece_dists(m.piece, means, stds)
+        gate(dp, m.piece, tint)
         nll = dp + np.array([2.0 * float(np.log(stds[k]).sum()) for k in PIECES])[None, :]
         if heights is None:
             # No position: cells that fit no piece well are the examples of "empty".
@@ -240,7 +198,7 @@ class ColourModel:
             expect_empty = ~occupied
         empty_c, empty_s = self._empty_model(m, board, expect_empty, usable)
         de = (np.full(NUM_CELLS, np.inf) if empty_c is None
-              else _dist(m.raw, empty_c, empty_s))
+              else dist(m.raw, empty_c, empty_s))
         if heights is not None and empty_c is not None:
             de = np.minimum(de, self._plain_dist(s, m, board, ~occupied, empty_c, empty_s))
         base_de = np.full(NUM_CELLS, np.inf)
@@ -248,13 +206,13 @@ class ColourModel:
         if empty_c is not None and s.base is not None and s.base_valid is not None:
             bm = measure(s.base, s.base_valid, s.white, board.shade)
             base_de = np.where((bm.hidden <= th.hidden) & (bm.spread <= th.spread),
-                               _dist(bm.raw, empty_c, empty_s), np.inf)
+                               dist(bm.raw, empty_c, empty_s), np.inf)
             # Where the stack stands, its base shows its own side wall: a piece in shade.
             shaded = np.array([0.45, 0.0, 0.0])
-            bdp = np.minimum(_piece_dists(bm.piece, means, stds), _piece_dists(
+            bdp = np.minimum(piece_dists(bm.piece, means, stds), piece_dists(
                 bm.piece, {k: v - shaded for k, v in means.items()},
                 {k: v * [2.5, 1, 1] for k, v in stds.items()}))
-            _gate(bdp, bm.piece, tint)
+            gate(bdp, bm.piece, tint)
             base_dp = bdp.min(axis=1)
         # Clipped tops are white pieces only where this frame's white tops are near clipping
         # (a bright lamp); elsewhere a clipped top is glare, which may hide any colour.
@@ -297,13 +255,14 @@ class ColourModel:
             self.empty_profile = np.median(profile[empty_shapes], axis=0)
         # Each cell against its own look when last seen empty (a new piece changes the board
         # round its centre, whatever its colour), in a frame where nothing lies over the board.
-        moved = self._own_change(s)
+        moved = self.looks.change(s, self.thresholds)
         still = not (s.covered is not None and bool(s.covered.any())) and not bool(
             (board.disturbed > 0).any())
         # A glossy top's highlight clips on every top of its colour: a new one may show as much.
         gloss = {j: max(0.05, float(np.percentile(m.saturated[ex], 90)) + 0.05)
                  if ex.sum() >= 2 else 0.05 for j, ex in enumerate(shape_examples)}
-        pm, pdp, pnll = self._new_tops(s, m, board, occupied, means, stds, tint, dp, nll)
+        pm, pdp, pnll = new_tops(s, m, board, occupied, means, stds, tint, dp, nll,
+                                 self.thresholds)
         labels: list[str] = []
         conf: list[float] = []
         reasons: list[str] = []
@@ -347,8 +306,8 @@ class ColourModel:
                 # ... unless the outline is the print's like the empty cells', not a disc's
                 # like the known pieces' (white on cream: a lifted stack's cell).
                 if looks_empty and ((best > de[c] + th.margin and not fits) or (
-                        fits and self._outline_bare(profile, c, shape_examples[order[0]],
-                                                    empty_shapes))):
+                        fits and outline_bare(profile, c, shape_examples[order[0]],
+                                              empty_shapes, self.empty_profile))):
                     label = "."  # the stack was lifted: the empty board shows
                 elif m.saturated[c] > th.saturated and not (k == "w" and (whites_clip
                                                                           or lit[c])):
@@ -378,7 +337,7 @@ class ColourModel:
                            and best + th.clearly <= de[c]
                            and (pm.saturated[c] < 0.05 or sheen)
                            and pm.spread[c] <= th.flat and empty_c is not None
-                           and _dist(means[k], empty_c[c], empty_s) >= th.separable)
+                           and dist(means[k], empty_c[c], empty_s) >= th.separable)
                 if (not clearly and de[c] <= th.empty and profile is not None and piece_ok
                         and best <= 0.25 * th.unknown and rim[c] >= 2.0 * bars[c]
                         and pm.spread[c] <= th.flat and (pm.saturated[c] <= gloss[order[0]] or (
@@ -451,107 +410,12 @@ class ColourModel:
         if heights is not None and still:
             # The stacks as this frame shows them (a new piece it read is there already).
             shown = np.where(occupied, heights, np.array([x in PIECES for x in labels]))
-            self._remember_looks(s, np.array([x == "." for x in labels]) & ~occupied
+            self.looks.remember(s, np.array([x == "." for x in labels]) & ~occupied
                                  & (m.hidden <= 0.0) & (board.disturbed == 0),
-                                 np.nan_to_num(moved), shown)
+                                 np.nan_to_num(moved), shown, self.thresholds)
         if self.debug is not None:
             self.debug["moved"] = moved
         return "".join(labels), [round(v, 4) for v in conf], reasons
-
-    def _outline_bare(self, profile: np.ndarray | None, c: int, known: np.ndarray,
-                      empties: np.ndarray) -> bool:
-        """Whether cell ``c``'s outline is the board's print (thin, flat) like this frame's
-        other empty cells' (or, with too few, the empty outline kept from an earlier frame)
-        rather than a disc's edge, side wall and shadow like the frame's other known single
-        pieces of its colour: six times nearer (a lifted stack's cell on cream paper: 8x; a
-        glossy white top on seed 2 frame 166: 3.5x; a phantom lift stalls the game)."""
-        if profile is None:
-            return False
-        known = known.copy()
-        known[c] = False
-        others = empties.copy()
-        others[c] = False
-        if known.sum() < 2:
-            return False
-        if others.sum() >= 5:
-            ref = np.median(profile[others], axis=0)
-        elif self.empty_profile is not None:
-            ref = self.empty_profile
-        else:
-            return False
-        d_piece = float(np.mean((profile[c] - np.median(profile[known], axis=0)) ** 2))
-        d_empty = float(np.mean((profile[c] - ref) ** 2))
-        return d_piece >= max(6.0 * d_empty, 0.015)
-
-    def _new_tops(self, s: CellSamples, m: Measured, board: Board, occupied: np.ndarray,
-                  means: dict[str, np.ndarray], stds: dict[str, np.ndarray],
-                  tint: np.ndarray | None, dp: np.ndarray, nll: np.ndarray
-                  ) -> tuple[Measured, np.ndarray, np.ndarray]:
-        """The piece hypothesis where the position says empty, judged where a new piece's
-        top would be (one piece up: at a tilt it stands off the cell's centre by the parallax
-        of its height, and the centre's samples mix its top with its side wall): the
-        features, piece distances and likelihoods, those of ``m`` elsewhere."""
-        if s.new_top is None or s.new_top_valid is None or s.heights is None:
-            return m, dp, nll
-        ok = s.new_top_valid
-        fresh = ~occupied & (ok.mean(axis=1) >= 1.0 - self.thresholds.hidden)
-        if not fresh.any():
-            return m, dp, nll
-        mn = measure(np.where(ok[..., None], s.new_top, 0.0), ok, s.white, board.shade)
-        dn = _piece_dists(mn.piece, means, stds)
-        _gate(dn, mn.piece, tint)
-        width = np.array([2.0 * float(np.log(stds[k]).sum()) for k in PIECES])[None, :]
-        pm = replace(m, piece=np.where(fresh[:, None], mn.piece, m.piece),
-                     spread=np.where(fresh, mn.spread, m.spread),
-                     saturated=np.where(fresh, mn.saturated, m.saturated))
-        pdp = np.where(fresh[:, None], dn, dp)
-        return pm, pdp, np.where(fresh[:, None], dn + width, nll)
-
-    def _own_change(self, s: CellSamples) -> np.ndarray:
-        """Per cell, how much the board round its centre changed since the cell was last
-        seen empty, in units of the change that makes it a new piece (nan: no look kept, the
-        camera moved since, too few directions to compare): 1 or more where most directions
-        changed clearly."""
-        th = self.thresholds
-        out = np.full(NUM_CELLS, np.nan)
-        look, valid, anchor = self.cell_look, self.cell_look_valid, self.cell_anchor
-        if (look is None or valid is None or anchor is None or s.ring is None
-                or s.ring_valid is None or s.anchor is None or s.heights is None
-                or self.look_heights is None):
-            return out
-        # Directions towards a stack that is new or of another height since the look was kept
-        # are left out (its side wall, its shadow, what it hides there).
-        a = s.ring.shape[1]
-        if a not in _TOWARD:
-            _TOWARD[a] = _toward(a)
-        changed = self.look_heights != np.asarray(s.heights)[None, :]  # (49, 49)
-        away = ~(changed[..., None] & _TOWARD[a]).any(axis=1)  # (49, A)
-        med, share = ring_change(s.ring, s.ring_valid & away, look, valid)
-        same = np.linalg.norm(s.anchor - anchor, axis=1) <= th.look_moved
-        ok = same & np.isfinite(med) & np.isfinite(share)
-        score = np.minimum(np.nan_to_num(med) / th.look_change,
-                           np.nan_to_num(share) / th.look_share)
-        return np.where(ok, score, np.nan)
-
-    def _remember_looks(self, s: CellSamples, empty: np.ndarray, moved: np.ndarray,
-                        shown: np.ndarray) -> None:
-        """Keep the look of the cells read empty (refreshed while it changes little: light
-        drifts; never replaced by a changed look: a new piece the frame missed stays new)."""
-        if s.ring is None or s.ring_valid is None or s.anchor is None:
-            return
-        if self.cell_look is None or self.cell_look_valid is None or self.cell_anchor is None:
-            self.cell_look = np.zeros_like(s.ring)
-            self.cell_look_valid = np.zeros(s.ring_valid.shape, bool)
-            self.cell_anchor = np.full((NUM_CELLS, 2), np.inf)
-        if self.look_heights is None:
-            self.look_heights = np.zeros((NUM_CELLS, NUM_CELLS), int)
-        # Comparable with the kept look: the camera where it was.
-        known = np.linalg.norm(s.anchor - self.cell_anchor, axis=1) <= self.thresholds.look_moved
-        keep = empty & (s.ring_valid.sum(axis=1) >= 8) & (~known | (moved < 0.5))
-        self.cell_look[keep] = s.ring[keep]
-        self.cell_look_valid[keep] = s.ring_valid[keep]
-        self.cell_anchor[keep] = s.anchor[keep]
-        self.look_heights[keep] = shown.astype(int)[None, :]
 
     def _plain_dist(self, s: CellSamples, m: Measured, board: Board, empty: np.ndarray,
                     empty_c: np.ndarray, empty_s: np.ndarray) -> np.ndarray:
@@ -566,7 +430,7 @@ class ColourModel:
             self.debug["plain"] = (raw, share)
         sel = empty & (share >= th.plain_share)
         out = np.full(NUM_CELLS, np.inf)
-        out[sel] = _dist(raw[sel], empty_c[sel], empty_s)
+        out[sel] = dist(raw[sel], empty_c[sel], empty_s)
         # ... and from the plain surface itself: where a print crosses most of the empty
         # cells' points (a lattice through their centres), their median colours are a mix of
         # board and ink, and a cell the print crosses less (at the board's rim) shows more
@@ -578,9 +442,9 @@ class ColourModel:
             centre = np.median(rel[ex], axis=0)
             spread = np.maximum(self.empty_std,
                                 1.4826 * np.median(np.abs(rel[ex] - centre), axis=0))
-            out[sel] = np.minimum(out[sel], _dist(rel[sel], centre, spread))
+            out[sel] = np.minimum(out[sel], dist(rel[sel], centre, spread))
             if board.seen:  # the plain board between the cells, where no print runs
-                out[sel] = np.minimum(out[sel], _dist(rel[sel], board.feats, spread))
+                out[sel] = np.minimum(out[sel], dist(rel[sel], board.feats, spread))
         return out
 
     def _print_absent(self, s: CellSamples, examples: np.ndarray) -> np.ndarray:
@@ -713,28 +577,6 @@ class ColourModel:
         except (TypeError, ValueError, AttributeError) as exc:
             raise DvonnError(f"{where}: malformed colour model ({exc})") from None
         return model
-
-
-def _gate(d: np.ndarray, f: np.ndarray, black_tint: np.ndarray | None = None) -> None:
-    """Rule out, in place, the classes a colour cannot be: white and black pieces are
-    neutral (skin, wood, sleeves are not), black ones up to the tint this table's own black
-    tops share (``black_tint``); red is red (not orange)."""
-    # Chroma is relative to brightness: allow a dark top the same absolute tint as noise.
-    lum = np.exp(f[:, 0])
-    lim1, lim2 = np.maximum(0.25, 0.07 / lum), np.maximum(0.3, 0.08 / lum)
-    neutral = (np.abs(f[:, 1]) <= lim1) & (np.abs(f[:, 2]) <= lim2)
-    dark = neutral
-    if black_tint is not None:  # (tint, tint, the brightest a tinted black top may be)
-        dark = ((np.abs(f[:, 1] - black_tint[0]) <= lim1)
-                & (np.abs(f[:, 2] - black_tint[1]) <= lim2) & (f[:, 0] < black_tint[2]))
-    d[:, 0] = np.where(neutral, d[:, 0], np.inf)
-    d[:, 1] = np.where(dark, d[:, 1], np.inf)
-    d[:, 2] = np.where(_red_hue(f), d[:, 2], np.inf)
-
-
-def _red_hue(f: np.ndarray) -> np.ndarray:
-    """Red pieces are strongly red with green and blue alike (skin and wood lean orange)."""
-    return np.asarray((f[..., 1] > 0.6) & (np.abs(f[..., 2]) < 0.3 * f[..., 1] + 0.12))
 
 
 def _vec(value: Any, where: str, positive: bool = False) -> np.ndarray:

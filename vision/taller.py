@@ -17,7 +17,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from engine.geometry import NEIGHBOURS, NUM_CELLS
-from vision.classify import PIECES, ColourModel, _gate, _piece_dists
+from vision.classify import ColourModel
+from vision.colour_dist import PIECES, gate, piece_dists
 from vision.measure import CellSamples, measure, measure_board
 
 MIXED = "mixed colours"
@@ -46,8 +47,8 @@ def read_taller(sample: Callable[[Sequence[int]], CellSamples], model: ColourMod
         s = sample(taller)
         board = measure_board(s, th, model.board)
         m = measure(s.cells, s.valid, s.white, board.shade)
-        d = _piece_dists(m.piece, model.means, model.stds)
-        _gate(d, m.piece)
+        d = piece_dists(m.piece, model.means, model.stds)
+        gate(d, m.piece)
         rim = np.full(NUM_CELLS, np.inf) if s.rim is None else s.rim
         for c in list(pending):
             order = np.argsort(d[c])

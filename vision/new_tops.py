@@ -1,0 +1,62 @@
+"""Where the position says empty and where it says a stack stands, the two readings that
+decide a placement or a lift the controller has not committed yet: a new piece's top judged
+where it stands (one piece up), and an outline told from the board's print."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from vision.colour_dist import PIECES, gate, piece_dists
+from vision.measure import Board, CellSamples, Measured, Thresholds, measure
+
+
+def outline_bare(profile: np.ndarray | None, c: int, known: np.ndarray, empties: np.ndarray,
+             kept: np.ndarray | None) -> bool:
+    """Whether cell ``c``'s outline is the board's print (thin, flat) like this frame's
+    other empty cells' (or, with too few, the empty outline kept from an earlier frame)
+    rather than a disc's edge, side wall and shadow like the frame's other known single
+    pieces of its colour: six times nearer (a lifted stack's cell on cream paper: 8x; a
+    glossy white top on seed 2 frame 166: 3.5x; a phantom lift stalls the game)."""
+    if profile is None:
+        return False
+    known = known.copy()
+    known[c] = False
+    others = empties.copy()
+    others[c] = False
+    if known.sum() < 2:
+        return False
+    if others.sum() >= 5:
+        ref = np.median(profile[others], axis=0)
+    elif kept is not None:
+        ref = kept
+    else:
+        return False
+    d_piece = float(np.mean((profile[c] - np.median(profile[known], axis=0)) ** 2))
+    d_empty = float(np.mean((profile[c] - ref) ** 2))
+    return d_piece >= max(6.0 * d_empty, 0.015)
+
+def new_tops(s: CellSamples, m: Measured, board: Board, occupied: np.ndarray,
+         means: dict[str, np.ndarray], stds: dict[str, np.ndarray],
+         tint: np.ndarray | None, dp: np.ndarray, nll: np.ndarray, th: Thresholds
+         ) -> tuple[Measured, np.ndarray, np.ndarray]:
+    """The piece hypothesis where the position says empty, judged where a new piece's
+    top would be (one piece up: at a tilt it stands off the cell's centre by the parallax
+    of its height, and the centre's samples mix its top with its side wall): the
+    features, piece distances and likelihoods, those of ``m`` elsewhere."""
+    if s.new_top is None or s.new_top_valid is None or s.heights is None:
+        return m, dp, nll
+    ok = s.new_top_valid
+    fresh = ~occupied & (ok.mean(axis=1) >= 1.0 - th.hidden)
+    if not fresh.any():
+        return m, dp, nll
+    mn = measure(np.where(ok[..., None], s.new_top, 0.0), ok, s.white, board.shade)
+    dn = piece_dists(mn.piece, means, stds)
+    gate(dn, mn.piece, tint)
+    width = np.array([2.0 * float(np.log(stds[k]).sum()) for k in PIECES])[None, :]
+    pm = replace(m, piece=np.where(fresh[:, None], mn.piece, m.piece),
+                 spread=np.where(fresh, mn.spread, m.spread),
+                 saturated=np.where(fresh, mn.saturated, m.saturated))
+    pdp = np.where(fresh[:, None], dn, dp)
+    return pm, pdp, np.where(fresh[:, None], dn + width, nll)
