@@ -82,7 +82,8 @@ def test_journal_resume_guides_the_restore(tmp_path: Path) -> None:
 
 def test_kill_9_during_a_demo_then_resume(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # A killed demo cannot remove its emulated board's temporary port folder: keep it here.
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(tmp_path))
     proc = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "demo", "--fast", "--seed", "21",
          "--journal", str(path)],
