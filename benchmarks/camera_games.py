@@ -44,7 +44,16 @@ from hardware.clock import FakeClock  # noqa: E402
 from vision.backend import CameraSensor  # noqa: E402
 from vision.geometry import BoardGeometry  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
-from vision.synthetic import SKIN_TONES, Hand, Scene, Truth, camera_pose, random_scene, render  # noqa: E402
+from vision.synthetic import (  # noqa: E402
+    SKIN_TONES,
+    Hand,
+    Scene,
+    Truth,
+    camera_pose,
+    project_points,
+    random_scene,
+    render,
+)
 
 #: The camera is a real sensor: no simulated flips, drops or repeats on top of its readings
 #: (the players' own meanness stays: hands, held stacks, knocks, blackouts, late removals).
@@ -64,13 +73,13 @@ class FilmedTable:
         self.geometry = BoardGeometry()
         k, rot, t = camera_pose(self.scene, self.geometry)
         centres = np.c_[self.geometry.cell_centres_mm(), np.zeros(49)]
-        self.cell_px = _project(k, rot, t, centres)
+        self.cell_px = project_points(k, rot, t, centres)
         pitch = float(np.median([np.linalg.norm(self.cell_px[c] - self.cell_px[n])
                                  for c in range(49) for n in NEIGHBOURS[c]]))
         hx, hy = self.geometry.sheet_extent_mm()
         # Two players at the board's long sides: their arms come from there.
         sides = np.array([[0.0, -2.2 * hy, 0.0], [0.0, 2.2 * hy, 0.0]])
-        self.side_px = _project(k, rot, t, sides)
+        self.side_px = project_points(k, rot, t, sides)
         self.hand_width = 1.3 * pitch
         self.styles: list[tuple[tuple[int, int, int], tuple[int, int, int] | None]] = []
         for _ in range(2):
@@ -135,9 +144,9 @@ class FilmedTable:
         return self.noisy
 
     def _hands(self, covered: frozenset[int]) -> list[Hand]:
-        acting = [c for c in sorted(covered) if set(NEIGHBOURS[c]) <= covered]
         if not covered:
             return []
+        acting = [c for c in sorted(covered) if set(NEIGHBOURS[c]) <= covered]
         cell = acting[0] if acting else min(covered)
         side = int(self.rng.integers(2))
         skin, sleeve = self.styles[side]
@@ -170,12 +179,6 @@ class FilmedTable:
                 self.reads["piece read '.'"] += 1
             else:
                 self.reads["wrong colour"] += 1
-
-
-def _project(k: np.ndarray, rot: np.ndarray, t: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    cam = pts @ rot.T + t
-    uvw = cam @ k.T
-    return np.asarray(uvw[:, :2] / uvw[:, 2:3])
 
 
 def play(seed: int, size: tuple[int, int]) -> tuple[str, str, FilmedTable, int]:

@@ -33,7 +33,8 @@ from vision.materials import (
 )
 
 __all__ = ["BOARD_STYLES", "PAPER_ALBEDO", "TABLE_ALBEDO", "Hand", "Scene", "Truth", "render",
-           "random_scene", "random_position", "heights_of", "snapshot_of", "camera_pose"]
+           "random_scene", "random_position", "heights_of", "snapshot_of", "camera_pose",
+           "project_points"]
 
 PIECE_ALBEDO = {"w": (224, 226, 228), "b": (36, 34, 33), "r": (40, 38, 176)}
 SKIN_TONES = ((150, 176, 226), (120, 150, 205), (92, 124, 178), (60, 86, 128))
@@ -274,7 +275,9 @@ def camera_pose(scene: Scene, geometry: BoardGeometry) -> tuple[np.ndarray, np.n
     return k, rot, t
 
 
-def _project(k: np.ndarray, rot: np.ndarray, t: np.ndarray, pts: np.ndarray) -> np.ndarray:
+def project_points(k: np.ndarray, rot: np.ndarray, t: np.ndarray, pts: np.ndarray
+                   ) -> np.ndarray:
+    """(N, 3) board mm -> (N, 2) pixels of the scene's camera (``camera_pose``)."""
     cam = pts @ rot.T + t
     uvw = cam @ k.T
     return np.asarray(uvw[:, :2] / uvw[:, 2:3])
@@ -298,7 +301,7 @@ def render(scene: Scene, geometry: BoardGeometry | None = None) -> tuple[np.ndar
         corners = geometry.marker_corners_mm(mid)
         centre = corners.mean(axis=0)
         big = centre + (corners - centre) * 1.5
-        cv2.fillConvexPoly(img, np.round(_project(k, rot, t, big)).astype(np.int32),
+        cv2.fillConvexPoly(img, np.round(project_points(k, rot, t, big)).astype(np.int32),
                            (90, 120, 160))
     radius = geometry.disc_radius_mm
     thick = geometry.thickness_mm
@@ -310,7 +313,7 @@ def render(scene: Scene, geometry: BoardGeometry | None = None) -> tuple[np.ndar
 
     def circle(xy: np.ndarray, z: float, r: float) -> np.ndarray:
         pts = np.column_stack([xy + r * _CIRCLE, np.full(len(_CIRCLE), z)])
-        return _project(k, rot, t, pts)
+        return project_points(k, rot, t, pts)
 
     if scene.cast_shadow[2] > 0:
         _cast_shadows(img, scene, centres, heights, radius, thick, circle)
@@ -472,7 +475,7 @@ def _truth(scene: Scene, ids: np.ndarray, glare: np.ndarray, k: np.ndarray, rot:
     for c in range(NUM_CELLS):
         pts = np.column_stack([centres[c] + TRUTH_RADIUS * radius * _CIRCLE,
                                np.full(len(_CIRCLE), heights[c] * thick)])
-        poly = np.round(_project(k, rot, t, pts)).astype(np.int32)
+        poly = np.round(project_points(k, rot, t, pts)).astype(np.int32)
         x0, y0 = np.maximum(poly.min(axis=0), 0)
         x1, y1 = np.minimum(poly.max(axis=0) + 1, (w, h))
         if x1 <= x0 or y1 <= y0:
