@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from engine.game import Game
-from engine.geometry import NUM_CELLS, iter_cells
+from engine.geometry import NUM_CELLS, iter_cells, spread
 from engine.move import PASS, Move
 
 EMPTY = "."
@@ -550,3 +550,24 @@ def decide(result: Result, *, pick: int | None = None, slack: int = 0,
     source = sources.pop() if len(sources) == 1 else None
     return Decision("choose", source=source, choice=choice, options=tuple(pool),
                     by_source=by_source)
+
+
+def rewrites_near(game: Game, d: Decision, unsettled: int) -> bool:
+    """Whether a take-back decision changes a stack at or next to a cell not settled now
+    (unreadable, or its reading still changing). A hand is over, or just left, the place the
+    rewrite touches, and a sleeve there reads like a piece: a committed action is rewritten
+    only on a settled board (camera game 3: a white sleeve over D2 read ``w`` and C1C2 became
+    C1D2 as the hand left, before D2 read empty again)."""
+    if d.kind != "commit" or not d.back or not unsettled:
+        return False
+    g = game.copy()
+    for _ in range(d.back):
+        while g.move_stack and g.move_stack[-1] == PASS:
+            g.pop()
+        if g.move_stack:
+            g.pop()
+    for move in d.moves:
+        g.push(move)
+    before, after = game.stacks(), g.stacks()
+    changed = sum(1 << c for c in range(NUM_CELLS) if before[c] != after[c])
+    return bool((changed | spread(changed)) & unsettled)

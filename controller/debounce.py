@@ -115,6 +115,15 @@ class Debouncer:
         return self._hidden
 
     @property
+    def unsettled(self) -> int:
+        """Mask of the cells not settled: unreadable now, or read otherwise than their stable
+        value (a change still being judged: a hand just lifted off a sleeve-coloured cell)."""
+        if self._cells is None:
+            return 0
+        return sum(1 << i for i, c in enumerate(self._cells)
+                   if c.hidden or c.other or c.cand != c.stable)
+
+    @property
     def streaming(self) -> bool:
         """Whether the source streams: its last readings came at most ``noise`` apart."""
         return self._streak >= STREAK

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from controller import guide
-from controller.catchup import Decision, Limits, Result, decide, search
+from controller.catchup import Decision, Limits, Result, decide, rewrites_near, search
 from controller.debounce import Debouncer, Timing
 from controller.expected import Expected, has_colours, names, strip_colours
 from controller.inference import IDLE, LIFTED, MISMATCH, WAIT, Explanation
@@ -287,7 +287,7 @@ class TableController:
                 return
             e = self.explanation
             slack = self._slack
-            empty = _empty(snap)
+            empty = _reading(snap)
             # the gesture: a prompted cell lifted (not one already empty when the prompt
             # began) and set back; while it is up it reads as unknown
             raised = e.choice & empty & ~self._choice_empty if e.kind == LIFTED else 0
@@ -337,6 +337,8 @@ class TableController:
                 elif d.kind == "commit" and (d2.kind, d2.back, d2.moves) != (
                         d.kind, d.back, d.moves):
                     d = Decision("wait", source=d2.source)
+            if rewrites_near(self.game, d, self.debouncer.unsettled | _reading(snap, "?")):
+                d = Decision("wait")
             if d.choice & (d.choice - 1):
                 chosen = self.gesture & d.choice & ~empty  # lifted and set back
                 pick = self._pick
@@ -406,8 +408,8 @@ class TableController:
             if choice != self.explanation.choice:  # a new prompt
                 # a prompted cell still up (its gesture half made) stays a gesture: the
                 # prompt may change while it is up and come back when it is set down
-                up = self.gesture & _empty(self.stable or "")
-                self._choice_empty = _empty(self.stable or "") & ~up
+                up = self.gesture & _reading(self.stable or "")
+                self._choice_empty = _reading(self.stable or "") & ~up
                 self.gesture = up
             self._set(Explanation(LIFTED, source=d.source, candidates=candidates, choice=choice,
                                   by_source=d.by_source and bool(choice)))
@@ -584,13 +586,9 @@ def _lands(d: Decision, cell: int, by_source: bool) -> bool:
     return (first.source if by_source else first.target) == cell
 
 
-def _empty(snap: str) -> int:
-    """Mask of the cells that read empty."""
-    out = 0
-    for c, ch in enumerate(snap):
-        if ch == ".":
-            out |= 1 << c
-    return out
+def _reading(snap: str, reading: str = ".") -> int:
+    """Mask of the cells that read ``reading`` (empty unless said)."""
+    return sum(1 << c for c, ch in enumerate(snap) if ch == reading)
 
 
 def _unfinished(journal: JournalLike) -> int | None:
