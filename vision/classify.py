@@ -29,7 +29,15 @@ import numpy as np
 
 from engine.errors import DvonnError
 from engine.geometry import NUM_CELLS
-from vision.colour_dist import PIECES, dist, gate, piece_dists, red_hue
+from vision.colour_dist import (
+    PIECES,
+    dark_tops,
+    dist,
+    gate,
+    local_empty_dist,
+    piece_dists,
+    red_hue,
+)
 from vision.measure import (
     Board,
     CellSamples,
@@ -201,6 +209,11 @@ class ColourModel:
               else dist(m.raw, empty_c, empty_s))
         if heights is not None and empty_c is not None:
             de = np.minimum(de, self._plain_dist(s, m, board, ~occupied, empty_c, empty_s))
+            # ... and against the empty cells round it that fit the empty board themselves
+            # (a hand over a few empty cells is no example), where nothing foreign is near.
+            de = np.minimum(de, np.where(~occupied & (board.disturbed == 0), local_empty_dist(
+                m.raw - self.empty_offset, ~occupied & usable & (m.hidden <= 0.0)
+                & (de <= th.empty), empty_s), np.inf))
         base_de = np.full(NUM_CELLS, np.inf)
         base_dp = np.zeros(NUM_CELLS)
         if empty_c is not None and s.base is not None and s.base_valid is not None:
@@ -239,6 +252,13 @@ class ColourModel:
         whole_top = (occupied & (fit[:, 0] <= 0.25 * th.unknown)
                      & (fit[:, 1] - fit[:, 0] >= th.margin) & (rim >= 4.0 * bars)
                      & (m.spread <= th.flat) & (m.saturated < 0.05) & (m.hidden <= th.hidden))
+        # A black top off the tint of the frame's other black tops (a glossy one).
+        dark_top = dark_tops(m.piece, piece_dists(m.piece, self.means, self.stds)[:, 1],
+                             0.5 * (means["w"][0] + means["b"][0]), rim, th.rim, th.unknown,
+                             occupied & (m.saturated < 0.05) & (m.spread <= th.spread)
+                             & (m.hidden <= th.hidden) & (board.disturbed == 0)
+                             & (board.foreign <= 1) & ~(s.covered if s.covered is not None
+                                                        else np.zeros(NUM_CELLS, bool)))
         # A printed circle or hexagon is an edge around every empty cell too.
         looks = ~occupied & usable & (de <= th.empty) & np.isfinite(rim)
         print_rim = float(np.median(rim[looks])) if looks.sum() >= 4 else 0.0
@@ -275,7 +295,13 @@ class ColourModel:
                       if np.isfinite(pnll[c, order[1]]) else np.inf)
             piece_ok = best <= th.unknown and second - best >= th.margin
             label, why = "?", ""
-            if m.hidden[c] > th.hidden:
+            if m.hidden[c] > th.hidden and not (
+                    # Where the position says empty, the points of the cell in view (a third
+                    # at least) that show the empty board closely are that: a piece would
+                    # stand over them (seed 11 frame 14 B3, behind a tall stack).
+                    not occupied[c] and heights is not None and m.hidden[c] <= 2.0 / 3.0
+                    and de[c] <= 0.25 * th.empty and not no_print[c]
+                    and board.disturbed[c] == 0):
                 why = "hidden by a stack"
             elif board.disturbed[c] >= th.disturbed and not whole_top[c] and (
                     board.foreign[c] >= 3 or not (
@@ -312,10 +338,19 @@ class ColourModel:
                 elif m.saturated[c] > th.saturated and not (k == "w" and (whites_clip
                                                                           or lit[c])):
                     why = "glare"
+                elif not piece_ok and dark_top[c]:
+                    label = "b"  # a glossy black top off the tint of the frame's others
+                    best, second = float(dark_top[c]), float(dark_top[c]) + th.margin
                 elif not piece_ok:
                     why = "unknown colour" if best > th.unknown else "ambiguous colour"
                 elif (base_de[c] <= 0.25 * th.empty and base_dp[c] > base_de[c] + th.margin
-                      and de[c] > th.empty):
+                      and de[c] > th.empty and not (
+                          # A glossy top (a clipped spot on a face that otherwise fits a
+                          # piece closely, inside a disc edge) shows its highlight where its
+                          # base is looked for, at its centre: ivory tops on white paper
+                          # read 'bare' (seed 11 frame 106, six tops).
+                          m.saturated[c] > 0 and best <= 0.25 * th.unknown
+                          and rim[c] >= 2.0 * bars[c])):
                     why = "base of the expected stack is bare"
                 elif not has_rim[k][c]:
                     why = "no disc edge: something lies over it"

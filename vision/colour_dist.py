@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.geometry import NEIGHBOURS, NUM_CELLS
+
 PIECES = ("w", "b", "r")
 
 
@@ -46,3 +48,48 @@ def gate(d: np.ndarray, f: np.ndarray, black_tint: np.ndarray | None = None) -> 
 def red_hue(f: np.ndarray) -> np.ndarray:
     """Red pieces are strongly red with green and blue alike (skin and wood lean orange)."""
     return np.asarray((f[..., 1] > 0.6) & (np.abs(f[..., 2]) < 0.3 * f[..., 1] + 0.12))
+
+
+def dark_tops(f: np.ndarray, prior_b: np.ndarray, mid: float, rim: np.ndarray, bar: float,
+              unknown: float, clear: np.ndarray) -> np.ndarray:
+    """(49,) for expected tops that are a black piece whatever tint the frame's other black
+    tops share, their distance from the game's black class (``prior_b``: not sharpened by
+    the frame; 0 elsewhere). A black top is dark and nearly neutral; a glossy one mirrors the
+    room and the lamp, so its tint and brightness differ from top to top (renderer seed 22
+    frame 142 F3: R-G -0.29 where the frame's black tops are neutral; seed 1 frame 166 D3:
+    twice as bright as the others). Only a top that shows its whole disc (an edge all round
+    at four times the white ``bar``), darker than ``mid`` (between white and black), not
+    red, nearly neutral, and ``clear`` (nothing foreign round it, not covered, not glare):
+    a dark sleeve over a stack hides the disc's edge."""
+    ok = (clear & (f[:, 0] < mid) & ~red_hue(f) & (np.abs(f[:, 1:]) <= 0.45).all(axis=1)
+          & (rim >= 4.0 * bar) & (prior_b <= unknown))
+    return np.asarray(np.where(ok, np.maximum(prior_b, 1e-6), 0.0))
+
+
+def _near() -> np.ndarray:
+    """(49, 49) cells within two steps of each other (the cell itself left out)."""
+    one = np.zeros((NUM_CELLS, NUM_CELLS), bool)
+    for c in range(NUM_CELLS):
+        one[c, list(NEIGHBOURS[c])] = True
+    two = one | ((one.astype(np.int32) @ one.astype(np.int32)) > 0)
+    np.fill_diagonal(two, False)
+    return two
+
+
+_NEAR = _near()
+
+
+def local_empty_dist(rel: np.ndarray, examples: np.ndarray, spread: np.ndarray,
+                     least: int = 3) -> np.ndarray:
+    """(49,) distance of each cell's colour from the median of the empty cells round it
+    (within two steps, at least ``least`` of them; inf elsewhere), with no light model
+    between them: a shadow darkens a cell and its neighbours alike, and the board's light
+    measured between the cells is wrong where a print runs through those points (a hexagon
+    print puts its corners there: renderer seed 1 frames 68, 211). ``rel``: the cells'
+    features less each cell's own offset (its print, its tint)."""
+    out = np.full(NUM_CELLS, np.inf)
+    for c in range(NUM_CELLS):
+        near = _NEAR[c] & examples
+        if near.sum() >= least:
+            out[c] = dist(rel[c], np.median(rel[near], axis=0), spread)
+    return out

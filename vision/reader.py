@@ -44,6 +44,8 @@ _PRINT_RADII = np.arange(0.55, 1.81, 0.07)
 #: Board points derived from a geometry (marker whites, points between the cells), by repr.
 _POINTS: dict[str, tuple[tuple[np.ndarray, dict[int, list[int]]],
                          tuple[np.ndarray, list[list[int]]]]] = {}
+#: Distances (mm) of the samples round each point between the cells (``_between_offsets``).
+_BETWEEN_RADII = (1.4, 2.0)
 _LABEL_BGR = {".": (150, 150, 150), "w": (255, 255, 255), "b": (0, 0, 0), "r": (0, 0, 230),
               "?": (0, 200, 255)}
 
@@ -107,8 +109,7 @@ class BoardReader:
         (self._white_pts, self._white_of), (self._inter, self._inter_of) = _POINTS[key]
         self._cache: dict[str, np.ndarray] = {}
         self._grey: tuple[np.ndarray, np.ndarray] | None = None  # (frame, its grey image)
-        d = 1.5
-        self._inter_offsets = np.array([(0, 0), (d, 0), (-d, 0), (0, d), (0, -d)])
+        self._inter_offsets = _between_offsets(self._inter, centres)
 
     # -- pose ---------------------------------------------------------------------------
     def locate(self, frame: np.ndarray) -> tuple[Pose, bool]:
@@ -167,10 +168,10 @@ class BoardReader:
         k = len(self._cell_offsets)
         cell_pts = np.repeat(tops, k, axis=0)
         cell_pts[:, :2] += np.tile(self._cell_offsets, (NUM_CELLS, 1))
-        m = len(self._inter_offsets)
+        m = self._inter_offsets.shape[1]
         inter_pts = np.repeat(np.column_stack([self._inter, np.zeros(len(self._inter))]), m,
                               axis=0)
-        inter_pts[:, :2] += np.tile(self._inter_offsets, (len(self._inter), 1))
+        inter_pts[:, :2] += self._inter_offsets.reshape(-1, 2)
         white_pts = np.column_stack([self._white_pts, np.zeros(len(self._white_pts))])
         # Each cell's base on the board: an expected stack covers it, a lifted one shows it.
         kb = 7  # the centre and the inner ring
@@ -220,7 +221,8 @@ class BoardReader:
             r = self.geometry.disc_radius_mm
             hidden[check] = _hidden(allpts[check], owner, camera, self._centres, tops_mm,
                                     r * 1.06)
-            between = _hidden(inter_pts[::m], np.full(len(self._inter), -1), camera,
+            between = _hidden(np.column_stack([self._inter, np.zeros(len(self._inter))]),
+                              np.full(len(self._inter), -1), camera,
                               self._centres, tops_mm, r + 0.1 * self.geometry.pitch_mm)
             hidden[n1:n2] = np.repeat(between, m)
             # A print profile is hidden when its outer part is (tall neighbours lean over it).
@@ -435,6 +437,24 @@ def _interstices(g: BoardGeometry) -> tuple[np.ndarray, list[list[int]]]:
         for i in mine:
             shared[i] = shared.get(i, 0) + 1
     return np.array(pts), [[i if shared[i] >= 2 else -1 for i in mine] for mine in of]
+
+
+def _between_offsets(inter: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """(N, 6, 2) mm offsets of the samples round each point between the cells: toward the
+    three cells that meet there (1.4 and 2 mm), never on the point itself nor along the
+    lines from it. A hexagon print puts its corners on these points and its sides along
+    the lines between them: the point itself and the old cross of samples round it were
+    mostly ink, and the board's colour, light and shade were the ink's (renderer seed 1
+    frames 68, 211, 230: empty cells read '?')."""
+    d = inter[:, None, :] - centres[None, :, :]
+    u = -d[np.arange(len(inter)), np.argmin((d ** 2).sum(axis=2), axis=1)]
+    u = u / np.maximum(np.linalg.norm(u, axis=1, keepdims=True), 1e-9)
+    dirs = []
+    for a in (0.0, 2.0 * math.pi / 3.0, -2.0 * math.pi / 3.0):
+        c, s = math.cos(a), math.sin(a)
+        dirs.append(np.column_stack([c * u[:, 0] - s * u[:, 1], s * u[:, 0] + c * u[:, 1]]))
+    out = [dv * r for r in _BETWEEN_RADII for dv in dirs]
+    return np.stack(out, axis=1)
 
 
 def _rim_contrast(vals: np.ndarray, white: np.ndarray) -> np.ndarray:
