@@ -303,8 +303,12 @@ class ColourModel:
                     and de[c] <= 0.25 * th.empty and not no_print[c]
                     and board.disturbed[c] == 0):
                 why = "hidden by a stack"
-            elif board.disturbed[c] >= th.disturbed and not whole_top[c] and (
-                    board.foreign[c] >= 3 or not (
+            elif board.disturbed[c] >= th.disturbed and not whole_top[c] and not (
+                    # Where the position says empty, a cell that is the empty board closely
+                    # is seen, whatever lies round it: a hand over it hides its print
+                    # (vision.hands), and one the colour of the board is caught there.
+                    heights is not None and not occupied[c] and de[c] <= 0.25 * th.empty
+            ) and (board.foreign[c] >= 3 or not (
                     (occupied[c] and best <= 0.25 * th.unknown and second - best >= 3 * th.margin)
                     or (not occupied[c] and de[c] <= 0.25 * th.empty))):
                 # Something lies over the board around the cell (a hand, a sleeve): only a

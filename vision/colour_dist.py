@@ -87,9 +87,10 @@ def local_empty_dist(rel: np.ndarray, examples: np.ndarray, spread: np.ndarray,
     measured between the cells is wrong where a print runs through those points (a hexagon
     print puts its corners there: renderer seed 1 frames 68, 211). ``rel``: the cells'
     features less each cell's own offset (its print, its tint)."""
-    out = np.full(NUM_CELLS, np.inf)
-    for c in range(NUM_CELLS):
-        near = _NEAR[c] & examples
-        if near.sum() >= least:
-            out[c] = dist(rel[c], np.median(rel[near], axis=0), spread)
-    return out
+    sel = _NEAR & examples[None, :]
+    n = sel.sum(axis=1)
+    srt = np.sort(np.where(sel[:, :, None], rel[None, :, :], np.inf), axis=1)
+    rows = np.arange(NUM_CELLS)
+    med = 0.5 * (srt[rows, np.maximum((n - 1) // 2, 0)] + srt[rows, np.maximum(n // 2, 0)])
+    ok = n >= least
+    return np.where(ok, dist(rel, np.where(ok[:, None], med, 0.0), spread), np.inf)

@@ -1,5 +1,6 @@
-"""Frames without a hand must be read exactly (issue #9): one renderer frame per physical
-cue, each read wrong before its cue (tests/vision/clean_scenes.py says what each shows)."""
+"""Frames without a hand must be read exactly, and a cell in view beside a hand too (issue
+#9): one renderer frame per physical cue, each read wrong before its cue
+(tests/vision/clean_scenes.py says what each shows)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from vision.synthetic import heights_of, render
 
 
 @pytest.mark.parametrize("name", ["GLOSSY_BLACK", "BRIGHT_BLACK", "BEHIND_A_STACK",
-                                  "IVORY_HIGHLIGHTS", "HEX_CORNERS"])
-def test_clean_frame_reads_exactly(name: str) -> None:
+                                  "IVORY_HIGHLIGHTS", "HEX_CORNERS", "HAND_BESIDE"])
+def test_frame_reads_exactly(name: str) -> None:
     scene = getattr(clean_scenes, name)
     frame, truth = render(scene)
     reading = BoardReader().read(frame, heights_of(scene.stacks))
