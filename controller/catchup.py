@@ -552,22 +552,25 @@ def decide(result: Result, *, pick: int | None = None, slack: int = 0,
                     by_source=by_source)
 
 
-def rewrites_near(game: Game, d: Decision, unsettled: int) -> bool:
-    """Whether a take-back decision changes a stack at or next to a cell not settled now
-    (unreadable, or its reading still changing). A hand is over, or just left, the place the
-    rewrite touches, and a sleeve there reads like a piece: a committed action is rewritten
-    only on a settled board (camera game 3: a white sleeve over D2 read ``w`` and C1C2 became
-    C1D2 as the hand left, before D2 read empty again)."""
-    if d.kind != "commit" or not d.back or not unsettled:
+def touches(game: Game, d: Decision, cells: int) -> bool:
+    """Whether a commit changes a stack at or next to one of ``cells`` (a commit is held back
+    while such a cell is not settled: a sleeve or a hand over it can read like a piece, and
+    what it read must not become a move or rewrite one)."""
+    if d.kind != "commit" or not cells:
         return False
     g = game.copy()
+    changed = 0  # the cells of the moves taken back or made, and the stacks they cut off
     for _ in range(d.back):
         while g.move_stack and g.move_stack[-1] == PASS:
             g.pop()
         if g.move_stack:
+            changed |= g.last_removed | _cells_of(g.move_stack[-1])
             g.pop()
     for move in d.moves:
-        g.push(move)
-    before, after = game.stacks(), g.stacks()
-    changed = sum(1 << c for c in range(NUM_CELLS) if before[c] != after[c])
-    return bool((changed | spread(changed)) & unsettled)
+        changed |= g.push(move) | _cells_of(move)
+    return bool((changed | spread(changed)) & cells)
+
+
+def _cells_of(move: Move) -> int:
+    """The cells a move or placement acts on."""
+    return sum(1 << c for c in (move.source, move.target) if c is not None)

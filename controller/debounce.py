@@ -41,7 +41,7 @@ class Timing:
 class _Cell:
     """One cell's debounce state."""
 
-    __slots__ = ("stable", "cand", "since", "other", "other_since", "hidden")
+    __slots__ = ("stable", "cand", "since", "other", "other_since", "hidden", "hidden_since")
 
     def __init__(self, value: str) -> None:
         self.stable = value  # the accepted value ('?' until the cell has ever read)
@@ -50,11 +50,15 @@ class _Cell:
         self.other = ""  # a reading that interrupts cand ('' when none)
         self.other_since = 0.0
         self.hidden = value == UNKNOWN  # the latest raw reading was '?'
+        self.hidden_since = 0.0  # since when, if so
 
     def read(self, t: float, value: str) -> None:
-        self.hidden = value == UNKNOWN
         if value == UNKNOWN:
+            if not self.hidden:
+                self.hidden_since = t
+            self.hidden = True
             return
+        self.hidden = False
         if value == self.cand:
             self.other = ""
         elif value != self.other:
@@ -114,14 +118,22 @@ class Debouncer:
         """Mask of the cells whose latest raw reading was '?' (a hand over them, glare)."""
         return self._hidden
 
-    @property
-    def unsettled(self) -> int:
-        """Mask of the cells not settled: unreadable now, or read otherwise than their stable
-        value (a change still being judged: a hand just lifted off a sleeve-coloured cell)."""
+    def covered(self, t: float, patience: float) -> int:
+        """Mask of the cells unreadable at ``t`` for less than ``patience`` seconds: a hand
+        over them (a cell unreadable for longer is misread, not a hand passing)."""
         if self._cells is None:
             return 0
         return sum(1 << i for i, c in enumerate(self._cells)
-                   if c.hidden or c.other or c.cand != c.stable)
+                   if c.hidden and t - c.hidden_since < patience)
+
+    @property
+    def pending(self) -> int:
+        """Mask of the cells read otherwise than their stable value (a change still being
+        judged: a hand just lifted off a cell a sleeve had coloured)."""
+        if self._cells is None:
+            return 0
+        return sum(1 << i for i, c in enumerate(self._cells)
+                   if not c.hidden and (c.other or c.cand != c.stable))
 
     @property
     def streaming(self) -> bool:

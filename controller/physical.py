@@ -51,6 +51,7 @@ class Meanness:
     unanswered: float = 0.25  # per prompt: the next player acts before anyone answers
     buttons: float = 0.4  # per answer: next/confirm instead of the gesture
     late_removal: float = 0.2  # per move with cut-off stacks: taken after the next lift
+    sleeve: float = 0.05  # per hand (camera): one covered cell reads a colour while covered
 
 
 class GiveUp(Exception):
@@ -91,6 +92,10 @@ class _Table:
         self.events: list[LogEvent] = []
         self.ctl = TableController(colours=kind == "camera", limits=limits)
         self.dark = False  # a blackout: no readings
+        # A sleeve or a hand the colour of a piece: a covered cell read as that colour. Its
+        # own stream, so the players' and the other mishaps' draws stay as they were.
+        self.sleeves = random.Random(hash(rng.getstate()[1][:8]))
+        self.sleeve: dict[int, str] = {}
         self.stats: dict[str, int] = {}
 
     def count(self, what: str) -> None:
@@ -102,7 +107,7 @@ class _Table:
         out = []
         for c, s in enumerate(self.stacks):
             if self.kind == "camera" and c in self.covered:
-                out.append("?")
+                out.append(self.sleeve.get(c, "?"))
             elif not s:
                 out.append(".")
             else:
@@ -156,9 +161,14 @@ class _Table:
             for c in cells:
                 self.covered.add(c)
                 self.covered.update(NEIGHBOURS[c])
+            if not self.sleeve and self.sleeves.random() < self.mean.sleeve:
+                cell = self.sleeves.choice(sorted(self.covered))
+                self.sleeve = {cell: self.sleeves.choice("wbr")}
+                self.count("sleeve")
 
     def uncover(self) -> None:
         self.covered.clear()
+        self.sleeve = {}
 
 
 class _Players:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from controller import guide
-from controller.catchup import Decision, Limits, Result, decide, rewrites_near, search
+from controller.catchup import Decision, Limits, Result, decide, search, touches
 from controller.debounce import Debouncer, Timing
 from controller.expected import Expected, has_colours, names, strip_colours
 from controller.inference import IDLE, LIFTED, MISMATCH, WAIT, Explanation
@@ -28,6 +28,8 @@ from hardware.events import ButtonEvent, SensorEvent, SnapshotEvent, StatusEvent
 Trace = Callable[[dict[str, Any]], None]
 _INF = float("inf")
 _MAX_CHAIN = 100
+#: A cell unreadable for longer than this (seconds) is misread, not under a passing hand.
+HAND_PATIENCE = 3.0
 
 
 class JournalLike(Protocol):
@@ -75,9 +77,10 @@ class TableController:
         self.searches: list[Result] = []  # the last catch-up searches (for benchmarks)
         self.search_count = 0
         self._budget = self.limits.snapshot  # positions left for the current answer
-        #: the budget ran out after something was committed: the next reading (even the same)
-        #: goes on from there with a new budget (each reading's work stays bounded)
+        #: the next reading (even the same) is explained again: the budget ran out after
+        #: something was committed (each reading's work stays bounded), or a hand holds a commit
         self._resume = False
+        self._t = 0.0  # the time of the stable snapshot being explained
         self._cut = False  # a search of this inference pass was cut by its node bound
         self.exhausted = 0  # answers whose node budget ran out (for benchmarks)
         self.caught_up: list[int] = []  # plies committed at once by one catch-up
@@ -207,6 +210,7 @@ class TableController:
     # ----------------------------------------------------------------- inference
     def _on_stable(self, t: float, snap: str) -> None:
         self.stable = snap
+        self._t = t
         since = self._since
         for c, ch in enumerate(snap):
             if ch == ".":
@@ -337,8 +341,6 @@ class TableController:
                 elif d.kind == "commit" and (d2.kind, d2.back, d2.moves) != (
                         d.kind, d.back, d.moves):
                     d = Decision("wait", source=d2.source)
-            if rewrites_near(self.game, d, self.debouncer.unsettled | _reading(snap, "?")):
-                d = Decision("wait")
             if d.choice & (d.choice - 1):
                 chosen = self.gesture & d.choice & ~empty  # lifted and set back
                 pick = self._pick
@@ -359,12 +361,19 @@ class TableController:
                     # landed on the picked cell) keeps what was answered so far
                     self._picks = [*self._picks, pick]
                     d = decide(result, slack=slack, picks=self._picks)
+            # with a camera a commit waits while a hand is next to what it changes, and for
+            # the readings there to settle: a sleeve reads like a piece (camera game 3: a white
+            # sleeve on D2 read w, and as the hand left C1C2 was rewritten as C1D2)
+            if self.colours and touches(self.game, d, self.debouncer.pending
+                                        | self.debouncer.covered(self._t, HAND_PATIENCE)):
+                d = Decision("wait")
+                self._resume = True  # a hand that stays: look again at each reading
             if self._cut and d.kind != "commit":
                 # a search was cut by its node bound: decide() made that a mismatch (or a
                 # wait), never a guess; a new reading goes on from here, the same reading too
                 # when this answer committed something (progress, so no busy loop)
                 self.exhausted += 1
-                self._resume = self.game.ply != ply
+                self._resume = self._resume or self.game.ply != ply
             if not self._apply(d, diff):
                 return
         raise RuntimeError("inference did not settle")  # pragma: no cover - a bug guard
