@@ -552,6 +552,14 @@ def decide(result: Result, *, pick: int | None = None, slack: int = 0,
                     by_source=by_source)
 
 
+def lands(d: Decision, cell: int, by_source: bool) -> bool:
+    """Whether the first move a commit plays starts (``by_source``) or lands on ``cell``."""
+    first = next((m for m in d.moves if not m.is_pass), None)
+    if d.back or first is None:
+        return False
+    return (first.source if by_source else first.target) == cell
+
+
 def touches(game: Game, d: Decision, cells: int) -> bool:
     """Whether a commit changes a stack at or next to one of ``cells`` (a commit is held back
     while such a cell is not settled: a sleeve or a hand over it can read like a piece, and

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from controller import guide
-from controller.catchup import Decision, Limits, Result, decide, search, touches
+from controller.catchup import Decision, Limits, Result, decide, lands, search, touches
 from controller.debounce import Debouncer, Timing
 from controller.expected import Expected, has_colours, names, strip_colours
 from controller.inference import IDLE, LIFTED, MISMATCH, WAIT, Explanation
@@ -291,7 +291,7 @@ class TableController:
                 return
             e = self.explanation
             slack = self._slack
-            empty = _reading(snap)
+            empty = _empty(snap)
             # the gesture: a prompted cell lifted (not one already empty when the prompt
             # began) and set back; while it is up it reads as unknown
             raised = e.choice & empty & ~self._choice_empty if e.kind == LIFTED else 0
@@ -328,7 +328,7 @@ class TableController:
             if result is None or d is None or d.kind == "none":
                 result = self._search(snap, hidden)
                 d = decide(result, slack=slack, picks=self._picks)
-                if answered is not None and d.kind == "commit" and not _lands(
+                if answered is not None and d.kind == "commit" and not lands(
                         d, answered, e.by_source):
                     d = Decision("wait")  # the board as read disputes the players' answer
             if hidden and d.kind in ("none", "commit"):
@@ -417,8 +417,8 @@ class TableController:
             if choice != self.explanation.choice:  # a new prompt
                 # a prompted cell still up (its gesture half made) stays a gesture: the
                 # prompt may change while it is up and come back when it is set down
-                up = self.gesture & _reading(self.stable or "")
-                self._choice_empty = _reading(self.stable or "") & ~up
+                up = self.gesture & _empty(self.stable or "")
+                self._choice_empty = _empty(self.stable or "") & ~up
                 self.gesture = up
             self._set(Explanation(LIFTED, source=d.source, candidates=candidates, choice=choice,
                                   by_source=d.by_source and bool(choice)))
@@ -587,17 +587,9 @@ class TableController:
         self._last_trace = (roles, prompt, mismatch)
 
 
-def _lands(d: Decision, cell: int, by_source: bool) -> bool:
-    """Whether the first move a commit plays starts (``by_source``) or lands on ``cell``."""
-    first = next((m for m in d.moves if not m.is_pass), None)
-    if d.back or first is None:
-        return False
-    return (first.source if by_source else first.target) == cell
-
-
-def _reading(snap: str, reading: str = ".") -> int:
-    """Mask of the cells that read ``reading`` (empty unless said)."""
-    return sum(1 << c for c, ch in enumerate(snap) if ch == reading)
+def _empty(snap: str) -> int:
+    """Mask of the cells that read empty."""
+    return sum(1 << c for c, ch in enumerate(snap) if ch == ".")
 
 
 def _unfinished(journal: JournalLike) -> int | None:
