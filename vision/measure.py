@@ -87,7 +87,8 @@ def rim_profile(vals: np.ndarray, white: np.ndarray, angles: int, radii: int) ->
 
 
 def ring_change(ring: np.ndarray, valid: np.ndarray, old: np.ndarray, old_valid: np.ndarray,
-                inner: int = 8, outer: int = 12) -> tuple[np.ndarray, np.ndarray]:
+                inner: int = 8, outer: int = 12, least: int = 8
+                ) -> tuple[np.ndarray, np.ndarray]:
     """How much each cell's board around its centre (``ring``, z = 0) changed since ``old``
     (the same points when the cell was last seen empty): per direction, the mean absolute
     change of log brightness over the inner radii (where a piece stands: its top, side wall
@@ -95,7 +96,7 @@ def ring_change(ring: np.ndarray, valid: np.ndarray, old: np.ndarray, old_valid:
     piece: the light's own change, a shadow over the whole cell), each point against the
     nearest of its old radius and the two beside it (the pose moves a printed line by a
     pixel). Returns per cell the median over the directions in view and the share of them
-    that changed by 0.08 or more (nan where fewer than 8 directions are in view)."""
+    that changed by 0.08 or more (nan where fewer than ``least`` directions are in view)."""
     cur = np.log(ring + 4.0)
     prev = np.log(old + 4.0)
     ok = valid & old_valid  # (49, A)
@@ -116,7 +117,7 @@ def ring_change(ring: np.ndarray, valid: np.ndarray, old: np.ndarray, old_valid:
     n = ok.sum(axis=1)
     med = _median(per, ok, np.nan)
     share = np.where(ok, per >= 0.08, False).sum(axis=1) / np.maximum(n, 1)
-    enough = n >= 8
+    enough = n >= least
     return np.where(enough, med, np.nan), np.where(enough, share, np.nan)
 
 

@@ -1,15 +1,18 @@
 """Each cell's own look when last seen empty: in play every cell is seen empty before a piece
 is put there, so a cell the heights call empty whose board round it changed all round since
-holds a new piece (white on paper too), and one unchanged since holds none."""
+holds a new piece (white on paper too), and one unchanged since holds none; and a cell the
+heights call occupied whose board round it is again as it was then holds no stack any more
+(a stack lifted away, a cut-off stack taken off: white on cream, black on dark felt)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from engine.geometry import NEIGHBOURS, NUM_CELLS, board_xy
-from vision.measure import CellSamples, Thresholds, ring_change
+from vision.measure import CellSamples, Thresholds, _median, features, ring_change
 
 
 def _toward(directions: int) -> np.ndarray:
@@ -30,6 +33,24 @@ def _toward(directions: int) -> np.ndarray:
 
 
 _TOWARD: dict[int, np.ndarray] = {}
+#: A bare cell: the median change of its directions in view at most this (log brightness),
+#: at most this share of them changed clearly, and this many directions in view at least.
+BARE_CHANGE = 0.05
+BARE_SHARE = 0.1
+BARE_LEAST = 6
+#: ... and the chroma at its centre within this of the chroma it showed then.
+BARE_CHROMA = 0.06
+
+
+def _chroma(s: CellSamples) -> np.ndarray | None:
+    """(49, 2) chroma of each cell's base on the board (its centre and inner ring, z = 0;
+    nan where fewer than 4 of them are in view): the board's there when empty, the stack's
+    top or side wall where one stands."""
+    if s.base is None or s.base_valid is None:
+        return None
+    norm = s.base / np.maximum(s.white, 8.0)[:, None, :]
+    f = features(_median(norm, s.base_valid, 0.5))[:, 1:]
+    return np.asarray(np.where((s.base_valid.sum(axis=1) >= 4)[:, None], f, np.nan))
 
 
 @dataclass
@@ -42,6 +63,13 @@ class CellLooks:
     valid: np.ndarray | None = None
     anchor: np.ndarray | None = None
     heights: np.ndarray | None = None
+    #: The last ``change`` (nan where it could not compare): a look is refreshed only where
+    #: it compared and changed little (a new piece the frame missed stays new).
+    last: np.ndarray | None = None
+    #: The chroma at each cell's centre then (white-normalised, ``measure.features``): the
+    #: print profiles are brightness only, and a white top on a light blue board of its
+    #: brightness leaves them as they were (renderer seed 2 frame 33).
+    chroma: np.ndarray | None = None
 
     def change(self, s: CellSamples, th: Thresholds) -> np.ndarray:
         """Per cell, how much the board round its centre changed since the cell was last
@@ -66,7 +94,41 @@ class CellLooks:
         ok = same & np.isfinite(med) & np.isfinite(share)
         score = np.minimum(np.nan_to_num(med) / th.look_change,
                            np.nan_to_num(share) / th.look_share)
-        return np.where(ok, score, np.nan)
+        self.last = np.where(ok, score, np.nan)
+        return self.last
+
+    def bare(self, s: CellSamples, open_for: Callable[[np.ndarray], np.ndarray],
+             th: Thresholds) -> np.ndarray:
+        """Per cell the heights call occupied: True where the board round its centre is as
+        it was when the cell was last seen empty, in every direction in view (at least 6 of
+        12), so the stack is gone. ``open_for(cells)`` gives those cells' directions (A)
+        whose profile is in view were the cell's own stack gone (no other stack in the line
+        of sight: a neighbour's top, side wall or what it hides). A standing stack's top,
+        side wall and edge change the inner part of every direction (0.16 or more in log
+        brightness on the renderer's tables; a bare cell 0.02 at most)."""
+        out = np.zeros(NUM_CELLS, bool)
+        look, valid, anchor = self.look, self.valid, self.anchor
+        if (look is None or valid is None or anchor is None or s.ring is None
+                or s.ring_valid is None or s.anchor is None or s.heights is None):
+            return out
+        same = np.linalg.norm(s.anchor - anchor, axis=1) <= th.look_moved
+        # Only cells that show their old look in a few directions at least, all stacks as
+        # they stand (the sight lines are the costly part).
+        _, share = ring_change(s.ring, s.ring_valid, look, valid, least=1)
+        n = (s.ring_valid & valid).sum(axis=1)
+        unchanged = n * (1.0 - np.nan_to_num(share, nan=1.0))
+        chroma = _chroma(s)
+        near = (np.zeros(NUM_CELLS, bool) if chroma is None or self.chroma is None
+                else (np.abs(chroma - self.chroma).max(axis=1) <= BARE_CHROMA))
+        cells = np.flatnonzero((np.asarray(s.heights) > 0) & same & near & (unchanged >= 4))
+        if len(cells) == 0:
+            return out
+        seen = s.ring_valid[cells] & open_for(cells)
+        med, share = ring_change(s.ring[cells], seen, look[cells], valid[cells],
+                                 least=BARE_LEAST)
+        out[cells] = (np.isfinite(med) & (med <= BARE_CHANGE)
+                      & (np.nan_to_num(share, nan=1.0) <= BARE_SHARE))
+        return out
 
     def remember(self, s: CellSamples, empty: np.ndarray, moved: np.ndarray,
                  shown: np.ndarray, th: Thresholds) -> None:
@@ -82,8 +144,39 @@ class CellLooks:
             self.heights = np.zeros((NUM_CELLS, NUM_CELLS), int)
         # Comparable with the kept look: the camera where it was.
         known = np.linalg.norm(s.anchor - self.anchor, axis=1) <= th.look_moved
-        keep = empty & (s.ring_valid.sum(axis=1) >= 8) & (~known | (moved < 0.5))
+        # Where the last change could not compare (too few directions away from neighbours
+        # that changed), a piece put down meanwhile is not seen: the old look stays (camera
+        # game 5: a white piece on cream read '.' for six frames, its look replaced by the
+        # piece's, and the stack there later read as bare).
+        compared = (np.ones(NUM_CELLS, bool) if self.last is None
+                    else np.isfinite(self.last))
+        keep = empty & (s.ring_valid.sum(axis=1) >= 8) & (~known | (compared & (moved < 0.5)))
+        if self.chroma is None:
+            self.chroma = np.full((NUM_CELLS, 2), np.nan)
+        chroma = _chroma(s)
+        if chroma is not None:
+            self.chroma[keep] = chroma[keep]
         self.look[keep] = s.ring[keep]
         self.valid[keep] = s.ring_valid[keep]
         self.anchor[keep] = s.anchor[keep]
         self.heights[keep] = shown.astype(int)[None, :]
+
+
+def read_bare(looks: CellLooks, s: CellSamples, open_for: Callable[[np.ndarray], np.ndarray],
+              th: Thresholds,
+              labels: str, conf: list[float], reasons: list[str], covered: np.ndarray
+              ) -> tuple[str, list[float], list[str]]:
+    """``labels`` with the cells the heights call occupied read '.' where the board round
+    them is again as it was when they were last seen empty (``CellLooks.bare``) and no hand
+    covers them: the colour model cannot tell a lifted stack's cell from a piece where the
+    board is the piece's colour (white on cream: the printed circle gives it an edge)."""
+    bare = looks.bare(s, open_for, th) & ~np.asarray(covered, bool)
+    if not bare.any():
+        return labels, conf, reasons
+    out, conf, reasons = list(labels), list(conf), list(reasons)
+    for c in np.flatnonzero(bare):
+        if out[c] != ".":
+            out[c] = "."
+            conf[c] = 0.9
+            reasons[c] = "the board round it is as it was when last seen empty: the stack is gone"
+    return "".join(out), conf, reasons

@@ -21,6 +21,7 @@ from vision.classify import ColourModel
 from vision.geometry import BoardGeometry
 from vision.hands import Cover, HandDetector, hide_covered, mark_covered
 from vision.measure import CellSamples, odd_whites, rim_profile
+from vision.own_look import read_bare
 from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, Pose, pose_from_markers
 from vision.taller import read_taller
 
@@ -257,6 +258,18 @@ class BoardReader:
                             anchor=uv[n3:nb:kb], new_top=new_top if len(fresh) else None,
                             new_top_valid=new_valid), uv[:NUM_CELLS])
 
+    def _ring_open(self, pose: Pose, heights: Sequence[int], cells: np.ndarray) -> np.ndarray:
+        """(len(cells), A): the directions of the print profiles round each of ``cells``
+        (``_print_points``) that would be in view were its own stack gone: no other stack
+        (its top, side wall, or what it hides) in the line of sight of any point (a little
+        wider: stacks stand off-centre, edges blur)."""
+        na, nr = len(_PRINT_ANGLES), len(_PRINT_RADII)
+        pts = self._print_points().reshape(NUM_CELLS, na, nr, 3)[cells].reshape(-1, 3)
+        g = self.geometry
+        hid = _hidden(pts, np.repeat(cells, na * nr), pose.camera_centre(), self._centres,
+                      np.asarray(heights) * g.thickness_mm, g.disc_radius_mm * 1.06 + 2.0)
+        return np.asarray(~hid.reshape(len(cells), na, nr).any(axis=2))
+
     def _print_points(self) -> np.ndarray:
         """Radial profiles on the board around each cell (z = 0): an empty cell shows the
         board's own print there (circles, hexagons, fills, lattice), a hand over it does not."""
@@ -341,6 +354,9 @@ class BoardReader:
             snapshot, conf, reasons = read_taller(
                 lambda h: self.sample(frame, pose, h)[0], self.model, heights, snapshot,
                 conf, reasons, cover.covered)
+            snapshot, conf, reasons = read_bare(
+                self.model.looks, samples, lambda c: self._ring_open(pose, heights, c),
+                self.model.thresholds, snapshot, conf, reasons, cover.covered)
         return Reading(snapshot, conf, fresh, reasons, pose.markers if fresh else (), top_px,
                        pose)
 
