@@ -107,6 +107,9 @@ class FilmedTable:
         #: controller's stacks and view (for ``--dump``).
         self.lost: tuple[Any, ...] | None = None
         self.first_errors: list[str] = []
+        #: The worst misreads (a standing piece read '.', a covered cell given a colour): they
+        #: may come after the first 40 errors.
+        self.worst: list[str] = []
         self.error_frames: list[np.ndarray | None] = []
 
     def __call__(self, stacks: list[str], covered: frozenset[int],
@@ -169,6 +172,12 @@ class FilmedTable:
                     f"want {want} read {got} ({why})")
                 if len(self.first_errors) <= 3:
                     self.error_frames.append(self.noisy)
+            if ((want in "wbr" and got == ".") or (want == "?" and got in "wbr")) and len(
+                    self.worst) < 40:
+                reading = self.camera.last_reading if self.camera is not None else None
+                why = reading.reasons[c] if reading is not None else ""
+                self.worst.append(f"frame {self.reads['frames']} ply {ctl.game.ply} "
+                                  f"{cell_name(c)}: want {want} read {got} ({why})")
             if want == "?":
                 self.reads["covered read as a colour" if got in "wbr" else "covered read '.'"] += 1
             elif got == "?":
@@ -205,7 +214,8 @@ def _dump(folder: Path, seed: int, table: FilmedTable, outcome: str) -> None:
     for i, frame in enumerate(table.error_frames):
         if frame is not None:
             cv2.imwrite(str(folder / f"game-{seed}-error{i}.png"), frame)
-    text = f"{outcome}\n" + "\n".join(table.first_errors) + f"\n{table.scene}\n"
+    text = (f"{outcome}\n" + "\n".join(table.first_errors) + "\nworst:\n"
+            + "\n".join(table.worst) + f"\n{table.scene}\n")
     if table.lost is not None:
         frame, want, got, stacks, view = table.lost
         cv2.imwrite(str(folder / f"game-{seed}-lost.png"), frame)
@@ -222,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size", default="960x720", help="frame size WxH (the Pi's: 1280x960)")
     ap.add_argument("--quiet", action="store_true", help="only the totals")
     ap.add_argument("--dump", type=Path, default=None,
-                    help="folder for each lost game's last frame and readings")
+                    help="folder for each game's first misread frames and readings "
+                         "(and a lost game's last frame)")
     args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
     outcomes: Counter[str] = Counter()
@@ -234,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         outcomes[outcome] += 1
         reads.update(table.reads)
         cpu.extend(table.read_cpu)
-        if args.dump is not None and outcome != "followed":
+        if args.dump is not None:
             _dump(args.dump, seed, table, f"{outcome} {where}")
         if not args.quiet:
             m = table.scene.material
