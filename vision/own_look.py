@@ -38,6 +38,8 @@ _TOWARD: dict[int, np.ndarray] = {}
 BARE_CHANGE = 0.05
 BARE_SHARE = 0.1
 BARE_LEAST = 6
+#: Directions that must compare for a look to be refreshed (a new piece changes them all).
+LOOSE_LEAST = 3
 #: ... and the chroma at its centre within this of the chroma it showed then.
 BARE_CHROMA = 0.06
 
@@ -63,8 +65,10 @@ class CellLooks:
     valid: np.ndarray | None = None
     anchor: np.ndarray | None = None
     heights: np.ndarray | None = None
-    #: The last ``change`` (nan where it could not compare): a look is refreshed only where
-    #: it compared and changed little (a new piece the frame missed stays new).
+    #: The last ``change``, from 3 directions at least (nan where it could not compare): a
+    #: look is refreshed only where it compared and changed little (a new piece the frame
+    #: missed stays new), and then with the heights of that frame (more directions compare
+    #: next time).
     last: np.ndarray | None = None
     #: The chroma at each cell's centre then (white-normalised, ``measure.features``): the
     #: print profiles are brightness only, and a white top on a light blue board of its
@@ -89,13 +93,15 @@ class CellLooks:
             _TOWARD[a] = _toward(a)
         changed = self.heights != np.asarray(s.heights)[None, :]  # (49, 49)
         away = ~(changed[..., None] & _TOWARD[a]).any(axis=1)  # (49, A)
-        med, share = ring_change(s.ring, s.ring_valid & away, look, valid)
+        seen = s.ring_valid & away
+        med, share = ring_change(s.ring, seen, look, valid, least=LOOSE_LEAST)
         same = np.linalg.norm(s.anchor - anchor, axis=1) <= th.look_moved
         ok = same & np.isfinite(med) & np.isfinite(share)
         score = np.minimum(np.nan_to_num(med) / th.look_change,
                            np.nan_to_num(share) / th.look_share)
         self.last = np.where(ok, score, np.nan)
-        return self.last
+        # A new piece needs 8 directions at least; whether a look may be refreshed, 3.
+        return np.where((seen & valid).sum(axis=1) >= 8, self.last, np.nan)
 
     def bare(self, s: CellSamples, open_for: Callable[[np.ndarray], np.ndarray],
              th: Thresholds) -> np.ndarray:
@@ -148,9 +154,9 @@ class CellLooks:
         # that changed), a piece put down meanwhile is not seen: the old look stays (camera
         # game 5: a white piece on cream read '.' for six frames, its look replaced by the
         # piece's, and the stack there later read as bare).
-        compared = (np.ones(NUM_CELLS, bool) if self.last is None
-                    else np.isfinite(self.last))
-        keep = empty & (s.ring_valid.sum(axis=1) >= 8) & (~known | (compared & (moved < 0.5)))
+        last = moved if self.last is None else self.last
+        keep = empty & (s.ring_valid.sum(axis=1) >= 8) & (
+            ~known | (np.isfinite(last) & (np.nan_to_num(last) < 0.5)))
         if self.chroma is None:
             self.chroma = np.full((NUM_CELLS, 2), np.nan)
         chroma = _chroma(s)
