@@ -85,12 +85,15 @@ CHANGES: dict[str, list[Change]] = {
 }
 
 
-def run(folder: Path, variants: int, seed: int, verbose: bool) -> None:
+def run(folder: Path, variants: int, seed: int, verbose: bool, only: str | None = None
+        ) -> None:
     truths = [json.loads(line) for line in (folder / "truth.jsonl").read_text().splitlines()]
     images = {t["file"]: cv2.imread(str(folder / t["file"]), cv2.IMREAD_COLOR) for t in truths}
     sets: list[tuple[str, list[Change], int]] = [("photos", [], 1)]
     sets += [(name, changes, variants) for name, changes in CHANGES.items()]
     for name, changes, n in sets:
+        if only is not None and name != only:
+            continue
         rng = np.random.default_rng(seed)
         score = Score()
         for t in truths:
@@ -111,11 +114,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variants", type=int, default=6, help="changed copies of each photo")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--verbose", action="store_true", help="print every frame read wrong")
+    ap.add_argument("--only", choices=("photos", *CHANGES), default=None, help="one set only")
     args = ap.parse_args(argv)
     if not (args.photos / "truth.jsonl").exists():
         print(f"no photos: {args.photos / 'truth.jsonl'} is missing", file=sys.stderr)
         return 2
-    run(args.photos, args.variants, args.seed, args.verbose)
+    run(args.photos, args.variants, args.seed, args.verbose, args.only)
     return 0
 
 

@@ -56,6 +56,8 @@ class CoverLimits:
     line_grey: float = 8.0  # ... and this many grey levels (above the sensor's noise peaks)
     min_examples: int = 4  # cells needed to learn where this board's print runs
     some_print: float = 0.25  # share of a cell's rays with a line: it shows the print
+    clipped: float = 245.0  # local grey level where the light clips the print away ...
+    clip_step: float = 8.0  # ... when it rises no faster than this from board that shows it
 
 
 @dataclass
@@ -183,6 +185,7 @@ def print_cover(lines: np.ndarray, brightness: np.ndarray, empty: np.ndarray, in
     total = weight.sum(axis=1)
     missing = np.where(total >= 3.0, (weight * ~seen).sum(axis=1) / np.maximum(total, 1e-9),
                        np.nan)
+    missing[_clipped_board(missing, brightness, empty, lim)] = np.nan
     covered = np.isfinite(missing) & (missing >= lim.missing)
     if from_all and int(shown.sum()) < 2 and int((covered & ~empty).sum()) < max(
             int((covered & empty).sum()), 1):
@@ -191,6 +194,28 @@ def print_cover(lines: np.ndarray, brightness: np.ndarray, empty: np.ndarray, in
         # stacks and empty cells alike, so this is a print too faint to see, no hand.
         return Cover(none.missing, none.covered, level)
     return Cover(missing, covered, level)
+
+
+def _clipped_board(missing: np.ndarray, brightness: np.ndarray, empty: np.ndarray,
+                   lim: CoverLimits) -> np.ndarray:
+    """Cells where the light clips the print away (an overexposed paper board: a dark table
+    makes the camera brighten), reached from empty cells that show the print through cells
+    whose brightness rises no faster than ``clip_step`` a cell: there the print fades whatever
+    lies on the board, so no verdict. A white sleeve that clips stands out at once from the
+    board beside it."""
+    bright = brightness >= lim.clipped
+    if not bright.any():
+        return bright
+    reached = empty & np.isfinite(missing) & (missing < lim.missing / 2) & ~bright
+    out = np.zeros(NUM_CELLS, bool)
+    frontier = [c for c in range(NUM_CELLS) if reached[c]]
+    while frontier:
+        c = frontier.pop()
+        for n in NEIGHBOURS[c]:
+            if bright[n] and not out[n] and brightness[n] - brightness[c] <= lim.clip_step:
+                out[n] = True
+                frontier.append(n)
+    return out
 
 
 def _upper_quartile(x: np.ndarray, mask: np.ndarray) -> np.ndarray:
