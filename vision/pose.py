@@ -280,13 +280,17 @@ def pose_from_markers(
     size: tuple[int, int],
     camera_matrix: np.ndarray | None = None,
     focal: FocalEstimator | None = None,
+    min_markers: int = 3,
 ) -> Pose:
-    """Pose from detected corners (id -> (4, 2) px). Needs 3 markers; drops one outlier."""
+    """Pose from detected corners (id -> (4, 2) px). Needs 3 markers (drops one outlier), or
+    2 that span the board's length (``min_markers=2``: their 8 corners put every cell within
+    a sixth of a pitch on the renderer; two at one end of the board do not)."""
     ids = tuple(sorted(corners))
-    if len(ids) < 3:
+    if len(ids) < 3 and not (len(ids) == 2 and min_markers <= 2 and _span(geometry, ids)):
         raise BoardNotFoundError(
             f"board not found: saw {len(ids)} marker(s) {list(ids)}, need at least 3 of "
-            f"{sorted(geometry.markers)} ({geometry.dictionary})", ids)
+            f"{sorted(geometry.markers)} ({geometry.dictionary}), or 2 across the board",
+            ids)
     pose = _solve(corners, ids, geometry, size, camera_matrix, focal)
     if pose.rms_px > MAX_RMS_PX and len(ids) >= 4:
         options = [_solve(corners, tuple(i for i in ids if i != drop), geometry, size,
@@ -299,6 +303,13 @@ def pose_from_markers(
             f"board not found: markers {list(ids)} are inconsistent with the board geometry "
             f"(reprojection error {pose.rms_px:.1f} px)", ids)
     return pose
+
+
+def _span(geometry: BoardGeometry, ids: tuple[int, ...]) -> bool:
+    """Whether two markers lie across the board (its length or a diagonal), not at one end."""
+    centres = {m: np.array(geometry.marker_centre_mm(m)) for m in geometry.markers}
+    widest = max(float(np.linalg.norm(a - b)) for a in centres.values() for b in centres.values())
+    return float(np.linalg.norm(centres[ids[0]] - centres[ids[1]])) >= 0.8 * widest
 
 
 def _solve(corners: dict[int, np.ndarray], ids: tuple[int, ...], geometry: BoardGeometry,

@@ -129,7 +129,9 @@ class BoardReader:
         if matrix is None:
             self._update_focal(corners, w, h)
         try:
-            pose = pose_from_markers(corners, self.geometry, (w, h), matrix, self._focal)
+            # two markers across the board only without a pose of this camera yet
+            pose = pose_from_markers(corners, self.geometry, (w, h), matrix, self._focal,
+                                     min_markers=2 if self.last_pose is None else 3)
         except BoardNotFoundError as exc:
             if self.last_pose is not None and len(corners) < 3:
                 return self.last_pose, False

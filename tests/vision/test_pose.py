@@ -59,14 +59,24 @@ def test_three_markers_are_enough(rendered, geometry) -> None:
 
 
 def test_board_not_found_says_what_was_seen(rendered, geometry) -> None:
-    frame, _, _ = rendered(12, hidden_markers=(0, 2))
-    with pytest.raises(BoardNotFoundError, match=r"saw 2 marker\(s\) \[1, 3\]") as err:
+    frame, _, _ = rendered(12, hidden_markers=(0, 3))  # the two left: one end of the board
+    with pytest.raises(BoardNotFoundError, match=r"saw 2 marker\(s\) \[1, 2\]") as err:
         BoardReader(geometry).read(frame)
-    assert err.value.seen == (1, 3)
+    assert err.value.seen == (1, 2)
     assert isinstance(err.value, DvonnError)
     blank = np.full((300, 400, 3), 128, np.uint8)
     with pytest.raises(BoardNotFoundError, match="saw 0 marker"):
         BoardReader(geometry).read(blank)
+
+
+def test_two_markers_across_the_board_give_a_pose(rendered, geometry) -> None:
+    """A photo with two markers hidden (an arm over them) is still read when the two left
+    span the board (a diagonal, or a long side): their 8 corners fix every cell."""
+    frame, truth, scene = rendered(12, hidden_markers=(0, 2))
+    reader = BoardReader(geometry)
+    pose, fresh = reader.locate(frame)
+    assert fresh and pose.markers == (1, 3)
+    assert reader.read(frame, [len(s) for s in scene.stacks]).snapshot == truth.snapshot
 
 
 def test_last_good_pose_when_markers_are_covered(rendered, geometry) -> None:
