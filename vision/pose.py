@@ -83,20 +83,32 @@ class MarkerDetector:
         self._params = params
         self._near = cv2.aruco.ArucoDetector(dictionary, params)  # for crops (see _near_last)
 
-    def detect(self, grey: np.ndarray) -> dict[int, np.ndarray]:
-        """Marker id -> (4, 2) corners at full resolution (only ids the geometry knows)."""
+    def detect(self, grey: np.ndarray, thorough: bool = False) -> dict[int, np.ndarray]:
+        """Marker id -> (4, 2) corners at full resolution (only ids the geometry knows).
+        ``thorough``: when too few show for a pose, also look at twice the resolution and
+        with the contrast equalised (costly: for a first frame or a photo, not every frame
+        a hand covers markers in)."""
         found = self._near_last(grey)
         if found is None:
             found = self._detect_at(grey, self.scale)
         self._last = dict(found)
+        few = min(3, len(self.geometry.markers))
         # Full resolution only when the downscaled image gives too few for a pose (it costs
         # four times as much; a hand over one marker leaves three, which is enough).
-        if len(found) < min(3, len(self.geometry.markers)) and self.scale != 1.0:
+        if len(found) < few and self.scale != 1.0:
             more = self._detect_at(grey, 1.0)
             if len(more) > len(found):
                 found = more
         elif len(found) < len(self.geometry.markers) and self.scale != 1.0:
             found.update(self._look_closer(grey, found))
+        if thorough and len(found) < few:
+            # small or soft markers (a low resolution, blur) and uneven contrast: perturbed
+            # outside photos, 11 of 13 frames with too few markers show enough this way
+            if max(grey.shape[:2]) <= 1400:
+                found = _union(found, self._detect_at(grey, 2.0))
+            if len(found) < few:
+                equal = cv2.createCLAHE(clipLimit=2.0, tileGridSize=(8, 8)).apply(grey)
+                found = _union(found, self._detect_at(equal, 1.0))
         if not found:
             return {}
         pts = np.concatenate([c for c in found.values()]).astype(np.float32).reshape(-1, 1, 2)
@@ -202,7 +214,8 @@ class MarkerDetector:
         if min(grey.shape[:2]) * scale < 8:
             return {}  # far too small to hold a marker (and cv2.resize would assert)
         img = grey if scale == 1.0 else cv2.resize(
-            grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+            grey, None, fx=scale, fy=scale,
+            interpolation=cv2.INTER_AREA if scale < 1.0 else cv2.INTER_CUBIC)
         corners, ids, _ = self._detector.detectMarkers(img)
         found: dict[int, np.ndarray] = {}
         if ids is None:
@@ -216,6 +229,15 @@ class MarkerDetector:
                 continue
             found[m] = pts
         return found
+
+
+def _union(a: dict[int, np.ndarray], b: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """The markers of both searches (the larger outline where both found one)."""
+    out = dict(a)
+    for m, c in b.items():
+        if m not in out or _area(c) > _area(out[m]):
+            out[m] = c
+    return out
 
 
 def _area(c: np.ndarray) -> float:

@@ -118,7 +118,7 @@ class BoardReader:
         grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         self._grey = (frame, grey)
         h, w = grey.shape[:2]
-        corners = self.detector.detect(grey)
+        corners = self.detector.detect(grey, thorough=self.last_pose is None)
         self._seen = tuple(sorted(corners))
         cal = self.calibration
         matrix = cal.camera_matrix if cal is not None else None

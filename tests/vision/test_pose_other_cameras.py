@@ -43,3 +43,21 @@ def test_a_blurred_recompressed_photo_still_shows_three_markers(sigma: float,
     want = str(truth["expected"])
     assert all(g == w for g, w in zip(got, want, strict=True) if w != "*"), (got, want)
     assert not any(w == "?" and g in "wbr" for g, w in zip(got, want, strict=True))
+
+
+def test_a_small_soft_photo_is_looked_at_twice_as_large() -> None:
+    """frame-002 at 0.6 of its size and blurred (a smaller, softer camera): at its own
+    resolution only markers 2 and 3 show; a reader without a pose yet looks again at twice
+    the resolution (and with the contrast equalised), finds a third and reads every cell."""
+    truth = _truth("frame-002.jpg")
+    frame = cv2.imread(str(PHOTOS / "frame-002.jpg"), cv2.IMREAD_COLOR)
+    small = cv2.resize(frame, None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA)
+    soft = cv2.GaussianBlur(small, (0, 0), 1.2)
+    grey = cv2.cvtColor(soft, cv2.COLOR_BGR2GRAY)
+    assert len(MarkerDetector(BoardGeometry()).detect(grey)) < 3
+    assert len(MarkerDetector(BoardGeometry()).detect(grey, thorough=True)) >= 3
+    heights = truth["heights"]
+    assert isinstance(heights, list)
+    got = BoardReader().read(soft, heights).snapshot
+    want = str(truth["expected"])
+    assert all(g == w for g, w in zip(got, want, strict=True) if w != "*"), (got, want)
