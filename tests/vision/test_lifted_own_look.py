@@ -11,21 +11,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+from test_new_tops import TILTED_SHEET
 
 from vision.measure import CellSamples, Thresholds
 from vision.own_look import CellLooks
 from vision.reader import BoardReader
-from vision.synthetic import Scene, render
+from vision.synthetic import render
 
 #: Camera game 4's table: the project's sheet in cream ('beige'), a 6300 K lamp, 34 deg tilt.
-CREAM_STEEP = Scene(
-    stacks=[""] * 49, size=(960, 720), focal_per_width=0.956, tilt_deg=34.17,
-    azimuth_deg=-150.9, yaw_deg=38.65, fill=0.844, board_style="beige",
-    cast=(0.893, 0.976, 1.0), exposure=0.911, gradient=(0.223, 0.026), vignette=0.226,
-    blur=0.729, noise=2.29, jpeg_quality=90, seed=149727523,
-    pieces={"w": (187, 199, 207), "b": (55, 54, 54), "r": (67, 48, 150)}, gloss=0.498,
-    side_shade=0.647, decor=False, cast_shadow=(0.271, -0.072, 0.178), jitter=1.31,
-    distortion=-0.011, lamp_k=6269.0)
+CREAM_STEEP = TILTED_SHEET
 #: The tops at ply 50 (all single pieces but one), and the lifted cell (A2, white).
 TOPS = "wwwbbrwwwwwwwwbwbwwbbbwbbbbwbbwbbrbwwbwbbbbw.wbrw"
 HEIGHTS = [0 if t == "." else 1 for t in TOPS]
