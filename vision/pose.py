@@ -75,7 +75,9 @@ class MarkerDetector:
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
         # Bits read from the middle of each cell, at 8 px a cell: blur, JPEG and low
         # resolutions smear the cells' edges (the outside photos as other cameras would take
-        # them: 32 of 35 frames that showed too few markers show enough; corners unchanged).
+        # them: 32 of 35 frames that showed too few markers show enough). Where several
+        # outlines of one marker decode, the one kept may move its corners by 1-2 px (the
+        # photos read the same; cell centres on 40 renderer frames did not move).
         params.perspectiveRemovePixelPerCell = 8
         params.perspectiveRemoveIgnoredMarginPerCell = 0.25
         self._detector = cv2.aruco.ArucoDetector(dictionary, params)
