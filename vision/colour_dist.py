@@ -66,7 +66,7 @@ def dark_tops(f: np.ndarray, prior_b: np.ndarray, mid: float, rim: np.ndarray, b
     return np.asarray(np.where(ok, np.maximum(prior_b, 1e-6), 0.0))
 
 
-def _near() -> np.ndarray:
+def _within_two() -> np.ndarray:
     """(49, 49) cells within two steps of each other (the cell itself left out)."""
     one = np.zeros((NUM_CELLS, NUM_CELLS), bool)
     for c in range(NUM_CELLS):
@@ -76,7 +76,8 @@ def _near() -> np.ndarray:
     return two
 
 
-_NEAR = _near()
+#: (49, 49) cells within two steps of each other (the cell itself left out).
+WITHIN_TWO = _within_two()
 
 
 def local_empty_dist(rel: np.ndarray, examples: np.ndarray, spread: np.ndarray,
@@ -87,7 +88,7 @@ def local_empty_dist(rel: np.ndarray, examples: np.ndarray, spread: np.ndarray,
     measured between the cells is wrong where a print runs through those points (a hexagon
     print puts its corners there: renderer seed 1 frames 68, 211). ``rel``: the cells'
     features less each cell's own offset (its print, its tint)."""
-    sel = _NEAR & examples[None, :]
+    sel = WITHIN_TWO & examples[None, :]
     n = sel.sum(axis=1)
     srt = np.sort(np.where(sel[:, :, None], rel[None, :, :], np.inf), axis=1)
     rows = np.arange(NUM_CELLS)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.geometry import NEIGHBOURS, NUM_CELLS, board_xy
+from engine.geometry import NUM_CELLS, board_xy
+from vision.colour_dist import WITHIN_TWO
 from vision.measure import CellSamples, Thresholds, _median, features, ring_change
 
 
@@ -19,17 +20,12 @@ def _toward(directions: int) -> np.ndarray:
     """(49, 49, A): for each cell and each cell within two steps of it (stacks that may lean
     over it or cast their shadows on it), the directions round the first (A evenly from 0)
     within 50 degrees of the second."""
-    one = np.zeros((NUM_CELLS, NUM_CELLS), bool)
-    for c in range(NUM_CELLS):
-        one[c, list(NEIGHBOURS[c])] = True
-    near = one | ((one.astype(int) @ one.astype(int)) > 0)
-    np.fill_diagonal(near, False)
     xy = np.array([board_xy(c) for c in range(NUM_CELLS)])
     d = xy[None, :, :] - xy[:, None, :]
     angle = np.arctan2(d[..., 1], d[..., 0])  # (49, 49)
     rays = 2.0 * np.pi * np.arange(directions) / directions
     apart = np.abs(np.angle(np.exp(1j * (rays[None, None, :] - angle[..., None]))))
-    return np.asarray(near[..., None] & (apart < np.radians(50.0)))
+    return np.asarray(WITHIN_TWO[..., None] & (apart < np.radians(50.0)))
 
 
 _TOWARD: dict[int, np.ndarray] = {}
