@@ -58,6 +58,10 @@ class CoverLimits:
     some_print: float = 0.25  # share of a cell's rays with a line: it shows the print
     clipped: float = 245.0  # local grey level where the light clips the print away ...
     clip_step: float = 8.0  # ... when it rises no faster than this from board that shows it
+    half_gone: float = 0.4  # a cell read '.' with this share of its print gone ...
+    edge_share: float = 0.22  # ... and less of a printed edge than this share of the others'
+    print_edge: float = 0.05  # ... where the empty cells in view show at least this edge
+    edge_examples: int = 3  # ... (as many cells at least)
 
 
 @dataclass
@@ -305,6 +309,7 @@ def mark_covered(labels: str, conf: list[float], reasons: list[str], cover: Cove
     reasons = list(reasons)
     missing = np.nan_to_num(cover.missing, nan=0.0)
     colours: np.ndarray | None = None
+    edge = 0.0 if samples is None else _print_edge(labels, cover, samples, lim)
     for c in range(NUM_CELLS):
         why = "the board's print does not show around it: something lies over it"
         if out[c] in PIECES:
@@ -339,12 +344,33 @@ def mark_covered(labels: str, conf: list[float], reasons: list[str], cover: Cove
             # gone beside a hand, the hand may lie over the stack.
             why = ("read as lifted, but the board's print is half gone round it beside a "
                    "hand: the hand may lie over it")
+        elif (out[c] == "." and not cover.covered[c] and samples is not None
+              and samples.heights is not None and samples.heights[c] == 0
+              and missing[c] >= lim.half_gone and samples.rim is not None
+              and samples.rim[c] < lim.edge_share * edge):
+            # Half its print gone, and none of the printed edge every empty cell in view
+            # shows: a smooth sleeve lies over the cell (the colour of the empty board).
+            why = "the board's print does not show: something lies over it"
         elif not cover.covered[c]:
             continue
         out[c] = "?"
         conf[c] = 0.0
         reasons[c] = why
     return "".join(out), conf, reasons
+
+
+def _print_edge(labels: str, cover: Cover, samples: CellSamples, lim: CoverLimits) -> float:
+    """The printed edge (``CellSamples.rim``) of the frame's empty cells read '.' whose
+    print shows (0 when fewer than ``min_examples`` or a board printed without circles)."""
+    if samples.rim is None or samples.heights is None:
+        return 0.0
+    missing = np.nan_to_num(cover.missing, nan=1.0)
+    ex = (np.array([x == "." for x in labels]) & (samples.heights == 0)
+          & (missing < lim.missing / 3) & np.isfinite(samples.rim))
+    if int(ex.sum()) < lim.edge_examples:
+        return 0.0
+    edge = float(np.median(samples.rim[ex]))
+    return edge if edge >= lim.print_edge else 0.0
 
 
 def _hand_beside(c: int, labels: str, cover: Cover, heights: np.ndarray, lim: CoverLimits
