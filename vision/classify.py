@@ -242,6 +242,8 @@ class ColourModel:
         # A black top's edges are steps between dark surfaces: smaller in white units.
         has_rim = {k: rim >= (th.rim_dark if k == "b" else th.rim) for k in PIECES}
         no_print = self._print_absent(s, ~occupied & usable & (de <= th.empty))
+        print_shows = (np.zeros(NUM_CELLS, bool) if s.print_missing is None
+                       else np.nan_to_num(s.print_missing, nan=1.0) < 0.4)
         # An expected top that shows its whole disc (a strong edge all round, an even face of
         # a piece's colour) is seen, whatever lies over the board beside it: a hand or a
         # sleeve over the top hides that edge (four times the bar: covered tops that fit a
@@ -307,8 +309,11 @@ class ColourModel:
             elif board.disturbed[c] >= th.disturbed and not whole_top[c] and not (
                     # Where the position says empty, a cell that is the empty board closely
                     # is seen, whatever lies round it: a hand over it hides its print
-                    # (vision.hands), and one the colour of the board is caught there.
-                    heights is not None and not occupied[c] and de[c] <= 0.25 * th.empty
+                    # (vision.hands), and one the colour of the board is caught there; a
+                    # little less closely where most of its print shows all round.
+                    heights is not None and not occupied[c] and (
+                        de[c] <= 0.25 * th.empty or (de[c] <= 0.35 * th.empty
+                                                     and print_shows[c]))
             ) and (board.foreign[c] >= 3 or not (
                     (occupied[c] and best <= 0.25 * th.unknown and second - best >= 3 * th.margin)
                     or (not occupied[c] and de[c] <= 0.25 * th.empty))):

@@ -346,7 +346,8 @@ class BoardReader:
         if heights is not None:  # cells under a hand are no examples of the empty board
             cover = self._cover(frame, grey, pose, heights, "")
             snapshot, conf, reasons = self.model.classify(
-                replace(hide_covered(samples, cover), covered=cover.covered))
+                replace(hide_covered(samples, cover), covered=cover.covered,
+                        print_missing=cover.missing))
         else:
             snapshot, conf, reasons = self.model.classify(samples)
             cover = self._cover(frame, grey, pose, heights, snapshot)
