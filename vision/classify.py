@@ -52,6 +52,7 @@ from vision.measure import (
 )
 from vision.new_tops import new_tops, outline_bare
 from vision.own_look import CellLooks
+from vision.stats import median, percentile
 
 #: Piece priors: centre and spread of (log brightness, (R-G)/L, (B-G)/L) after normalising by
 #: the marker white and the local light. Wide on purpose: ivory..paper white, matte..glossy.
@@ -106,7 +107,7 @@ class ColourModel:
         if dark.sum() < 4:
             return None
         x = m.piece[dark, 1:]
-        med = np.median(x, axis=0)
+        med = median(x, axis=0)
         alike = (np.abs(x - med) <= np.array([0.15, 0.15])).all(axis=1)
         if alike.mean() < 0.6 or np.abs(med).max() <= 0.2:
             return None
@@ -134,8 +135,8 @@ class ColourModel:
                 if n < 3:
                     continue
                 x = m.piece[sel]
-                med = np.median(x, axis=0)
-                mad = 1.4826 * np.median(np.abs(x - med), axis=0)
+                med = median(x, axis=0)
+                mad = 1.4826 * median(np.abs(x - med), axis=0)
                 w = PRIOR_WEIGHT
                 prior = means[k] if k == "b" and black_tint is not None else self.means[k]
                 means[k] = (w * prior + n * med) / (w + n)
@@ -143,8 +144,8 @@ class ColourModel:
                 stds[k] = np.clip(1.5 * mad, np.array(MIN_STD[k]), self.stds[k])
             # Black and white split where this frame's tops split (in log brightness).
             if all(int(((lab == j) & occupied).sum()) >= 2 for j in (0, 1)):
-                lw = float(np.median(m.piece[occupied & (lab == 0), 0]))
-                lb = float(np.median(m.piece[occupied & (lab == 1), 0]))
+                lw = float(median(m.piece[occupied & (lab == 0), 0]))
+                lb = float(median(m.piece[occupied & (lab == 1), 0]))
                 if lw - lb > 0.8:
                     means["w"][0], means["b"][0] = max(lw, means["w"][0] - 0.3), lb
         return means, stds
@@ -159,15 +160,15 @@ class ColourModel:
         spread = self.empty_std.copy()
         if sel.sum() >= 3:
             x = rel[sel]
-            centre = np.median(x, axis=0)
-            mad = 1.4826 * np.median(np.abs(x - centre), axis=0)
+            centre = median(x, axis=0)
+            mad = 1.4826 * median(np.abs(x - centre), axis=0)
             spread = np.maximum(spread, mad)
             if board.seen:
                 self.fill_offset = centre - board.feats
         elif board.seen and self.fill_offset is not None:
             centre = board.feats + self.fill_offset
         elif sel.any():
-            centre = np.median(rel[sel], axis=0)  # one or two examples: better than none
+            centre = median(rel[sel], axis=0)  # one or two examples: better than none
         elif board.seen:
             centre = board.feats  # nothing better known: a fill like the surface around it
         else:
@@ -191,7 +192,7 @@ class ColourModel:
         # Mixed colours: beyond what this frame's empty cells show (prints), or a piece's.
         empty_spread = m.spread[~occupied] if heights is not None else m.spread
         spread_max = np.where(occupied, th.spread, max(
-            th.spread, 2.0 * float(np.median(empty_spread)) + 0.03 if len(empty_spread) else 0))
+            th.spread, 2.0 * float(median(empty_spread)) + 0.03 if len(empty_spread) else 0))
         mixed = m.spread > spread_max
         usable = (m.hidden <= th.hidden) & (board.disturbed < th.disturbed) & ~mixed
         rim = np.full(NUM_CELLS, np.inf) if s.rim is None else s.rim
@@ -232,7 +233,7 @@ class ColourModel:
         # (a bright lamp); elsewhere a clipped top is glare, which may hide any colour.
         white_like = occupied & usable & (np.argmin(dp, axis=1) == 0)
         wsel = white_like & (m.saturated <= th.saturated)
-        whites_clip = bool((wsel.sum() >= 2 and np.median(m.peak[wsel]) >= 225)
+        whites_clip = bool((wsel.sum() >= 2 and median(m.peak[wsel]) >= 225)
                            or (white_like & (m.saturated > th.saturated)).sum() >= 4)
         # ... and where the light at the cell would clip a white top by itself: the cards'
         # white there (clipped itself: the light is at least that), its shade, this frame's
@@ -264,7 +265,7 @@ class ColourModel:
                                                         else np.zeros(NUM_CELLS, bool)))
         # A printed circle or hexagon is an edge around every empty cell too.
         looks = ~occupied & usable & (de <= th.empty) & np.isfinite(rim)
-        print_rim = float(np.median(rim[looks])) if looks.sum() >= 4 else 0.0
+        print_rim = float(median(rim[looks])) if looks.sum() >= 4 else 0.0
         # Outline profiles: the frame's known single pieces of each colour (a whole disc in
         # view) and its empty cells are labelled examples of both shapes.
         profile = s.rim_profile if heights is not None else None
@@ -275,14 +276,14 @@ class ColourModel:
         empty_shapes = looks & (m.hidden <= 0.0)
         if profile is not None and empty_shapes.sum() >= 12 and float(
                 np.mean(board.disturbed)) < 0.1:
-            self.empty_profile = np.median(profile[empty_shapes], axis=0)
+            self.empty_profile = median(profile[empty_shapes], axis=0)
         # Each cell against its own look when last seen empty (a new piece changes the board
         # round its centre, whatever its colour), in a frame where nothing lies over the board.
         moved = self.looks.change(s, self.thresholds)
         still = not (s.covered is not None and bool(s.covered.any())) and not bool(
             (board.disturbed > 0).any())
         # A glossy top's highlight clips on every top of its colour: a new one may show as much.
-        gloss = {j: max(0.05, float(np.percentile(m.saturated[ex], 90)) + 0.05)
+        gloss = {j: max(0.05, float(percentile(m.saturated[ex], 90)) + 0.05)
                  if ex.sum() >= 2 else 0.05 for j, ex in enumerate(shape_examples)}
         pm, pdp, pnll = new_tops(s, m, board, occupied, means, stds, tint, dp, nll,
                                  self.thresholds)
@@ -403,7 +404,7 @@ class ColourModel:
                         clearly = d_empty >= max(3.0 * d_piece, 0.015)
                     elif known.sum() >= 2 and self.empty_profile is not None:
                         d_piece = float(np.mean(
-                            (profile[c] - np.median(profile[known], axis=0)) ** 2))
+                            (profile[c] - median(profile[known], axis=0)) ** 2))
                         d_empty = float(np.mean((profile[c] - self.empty_profile) ** 2))
                         clearly = d_empty >= max(3.0 * d_piece, 0.015)
                     if self.debug is not None:
@@ -484,9 +485,9 @@ class ColourModel:
         if ex.sum() >= 6:
             rel = raw - self.empty_offset
             rel[:, 0] -= board.shade
-            centre = np.median(rel[ex], axis=0)
+            centre = median(rel[ex], axis=0)
             spread = np.maximum(self.empty_std,
-                                1.4826 * np.median(np.abs(rel[ex] - centre), axis=0))
+                                1.4826 * median(np.abs(rel[ex] - centre), axis=0))
             out[sel] = np.minimum(out[sel], dist(rel[sel], centre, spread))
             if board.seen:  # the plain board between the cells, where no print runs
                 out[sel] = np.minimum(out[sel], dist(rel[sel], board.feats, spread))
@@ -522,7 +523,7 @@ class ColourModel:
         rel[:, 0] -= board.shade
         if usable.sum() < 10:
             return
-        centre = np.median(rel[usable], axis=0)
+        centre = median(rel[usable], axis=0)
         step = np.where(usable[:, None], 0.25 * (rel - centre - self.empty_offset), 0.0)
         self.empty_offset = self.empty_offset + step
 
@@ -568,7 +569,7 @@ class ColourModel:
             ok = (m.hidden <= 0.2) & (board.disturbed < self.thresholds.disturbed)
             if ok.sum() < 10:
                 continue
-            centre = np.median(rel[ok], axis=0)
+            centre = median(rel[ok], axis=0)
             offsets.append(np.where(ok[:, None], rel - centre, np.nan))
             if board.seen:
                 fills.append(centre - board.feats)
@@ -579,8 +580,8 @@ class ColourModel:
             off = np.nanmedian(np.stack(offsets), axis=0)
         self.empty_offset = np.where(np.isfinite(off), off, 0.0)
         if fills:
-            self.fill_offset = np.median(np.stack(fills), axis=0)
-            self.board = np.median(np.stack(refs), axis=0)
+            self.fill_offset = median(np.stack(fills), axis=0)
+            self.board = median(np.stack(refs), axis=0)
 
     # -- files ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

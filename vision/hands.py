@@ -27,6 +27,7 @@ from engine.geometry import NEIGHBOURS, NUM_CELLS
 from vision.geometry import BoardGeometry
 from vision.measure import CellSamples, measure
 from vision.pose import Pose
+from vision.stats import median, percentile
 
 #: Rays around each cell (board coordinates) and the radii sampled on them, in disc radii:
 #: from just inside a disc's footprint to short of the neighbours' (1.8 r < pitch - r).
@@ -166,8 +167,8 @@ def print_cover(lines: np.ndarray, brightness: np.ndarray, empty: np.ndarray, in
     for cells in (empty, np.ones(NUM_CELLS, bool)):
         from_all = cells is not empty
         if int(cells.sum()) >= lim.min_examples:
-            level = float(np.percentile(cell_rel[cells], 75))
-            grey_level = float(np.percentile(cell_grey[cells], 75))
+            level = float(percentile(cell_rel[cells], 75))
+            grey_level = float(percentile(cell_grey[cells], 75))
             if level >= lim.print_min and grey_level >= lim.print_grey:
                 break
     if level < lim.print_min or grey_level < lim.print_grey:
@@ -369,7 +370,7 @@ def _print_edge(labels: str, cover: Cover, samples: CellSamples, lim: CoverLimit
           & (missing < lim.missing / 3) & np.isfinite(samples.rim))
     if int(ex.sum()) < lim.edge_examples:
         return 0.0
-    edge = float(np.median(samples.rim[ex]))
+    edge = float(median(samples.rim[ex]))
     return edge if edge >= lim.print_edge else 0.0
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.geometry import NUM_CELLS
+from vision.stats import median, percentile
 
 
 @dataclass
@@ -129,8 +130,8 @@ def profile_match(profile: np.ndarray, cell: int, pieces: np.ndarray, empties: n
     frame's known pieces of one colour and from that of its empty cells (cell left out)."""
     empties = empties.copy()
     empties[cell] = False
-    d_piece = float(np.mean((profile[cell] - np.median(profile[pieces], axis=0)) ** 2))
-    d_empty = float(np.mean((profile[cell] - np.median(profile[empties], axis=0)) ** 2))
+    d_piece = float(np.mean((profile[cell] - median(profile[pieces], axis=0)) ** 2))
+    d_empty = float(np.mean((profile[cell] - median(profile[empties], axis=0)) ** 2))
     return d_piece, d_empty
 
 
@@ -215,16 +216,16 @@ def plain_view(cells: np.ndarray, valid: np.ndarray, white: np.ndarray, shade: n
     f = features(norm)
     f[..., 0] -= shade[:, None]
     x = f[pool]
-    centre = np.median(x, axis=0) if start is None or not np.all(np.isfinite(start)) else start
+    centre = median(x, axis=0) if start is None or not np.all(np.isfinite(start)) else start
     # The plain surface is the densest part (where lines cross many points, the median
     # leans toward the ink): the nearer half of the points around the centre, three times.
     for _ in range(3):
         dist = np.abs(x - centre) @ np.array([1.0, 2.0, 2.0])
-        near = x[dist <= np.median(dist)]
-        centre = np.median(near, axis=0)
+        near = x[dist <= median(dist)]
+        centre = median(near, axis=0)
     dev = np.abs(near - centre)
     # Spread of the plain surface, from its nearer half (a half-normal's quartile).
-    sd = 1.4826 * np.median(dev, axis=0)
+    sd = 1.4826 * median(dev, axis=0)
     lim = 3.0 * sd + np.array([0.08, 0.04, 0.04])
     # Chroma is a ratio to brightness: its noise grows in dark spots.
     noise = 0.03 / np.exp(f[..., 0])
@@ -239,8 +240,8 @@ def plain_view(cells: np.ndarray, valid: np.ndarray, white: np.ndarray, shade: n
     other = pool & ~plain
     if other.sum() >= 10:
         y = f[other]
-        lo = np.minimum(centre, np.percentile(y, 2, axis=0)) - lim
-        hi = np.maximum(centre, np.percentile(y, 98, axis=0)) + lim
+        lo = np.minimum(centre, percentile(y, 2, axis=0)) - lim
+        hi = np.maximum(centre, percentile(y, 98, axis=0)) + lim
         tol = np.stack([np.zeros_like(noise), noise, noise], axis=-1)
         printed = use & np.all((f >= lo - tol) & (f <= hi + tol), axis=-1)
     else:
@@ -263,7 +264,7 @@ def odd_whites(whites: dict[int, np.ndarray], limit: float = 0.15) -> list[int]:
     ids = list(whites)
     x = np.array([whites[i] for i in ids], dtype=np.float64)
     chroma = features(x / 255.0)[:, 1:]
-    med = np.median(chroma, axis=0)
+    med = median(chroma, axis=0)
     far = np.abs(chroma - med).max(axis=1) > limit
     if len(ids) - int(far.sum()) < 2:
         return []
@@ -284,7 +285,7 @@ def measure_board(s: CellSamples, th: Thresholds, memory: np.ndarray | None = No
     if ok.sum() < 8:
         return Board(np.full(3, np.nan), shade, disturbed, disturbed, False)
     f = features(np.where(ok[:, None], norm, 0.5))
-    centre = np.median(f[ok], axis=0)
+    centre = median(f[ok], axis=0)
     if memory is not None and (np.abs(centre[1:] - memory[1:]).max() > th.board_chroma
                                or abs(centre[0] - memory[0]) > 0.7):
         centre = memory.copy()
@@ -293,13 +294,13 @@ def measure_board(s: CellSamples, th: Thresholds, memory: np.ndarray | None = No
     # so does the noise of chroma in dark spots (a ratio to brightness).
     # (From the nearer quarter too, as for a half-normal spread: a hand or a sleeve may cover
     # half of the board, and its points must not widen the board's own spread.)
-    mad = min(1.4826 * float(np.median(chroma[ok])),
-              3.13 * float(np.percentile(chroma[ok], 25)))
+    mad = min(1.4826 * float(median(chroma[ok])),
+              3.13 * float(percentile(chroma[ok], 25)))
     limit = max(th.board_chroma, 4.0 * mad) + 0.03 / np.exp(f[:, 0])
     good = ok & (chroma < limit) & (np.abs(f[:, 0] - centre[0]) < th.board_light)
     seen = bool(good.sum() >= max(8, 0.4 * ok.sum()))
     if good.sum() >= 3:
-        centre = np.median(f[good], axis=0)
+        centre = median(f[good], axis=0)
     idx = np.asarray(s.inter_of)  # (49, 6), -1: not counted
     vis = ok[np.maximum(idx, 0)] & (idx >= 0)
     mine = vis & good[np.maximum(idx, 0)]
@@ -347,7 +348,7 @@ def print_match(ring: np.ndarray, ring_valid: np.ndarray, examples: np.ndarray,
     if sel.sum() >= 4:
         res = np.where(vis[sel], (q[sel] - t[None]) ** 2, 0.0).sum(axis=(1, 2))
         n = np.maximum(ring_valid[sel].sum(axis=1), 1)
-        noise = float(np.median(res / n))
+        noise = float(median(res / n))
         strength = float(tt.mean()) / max(noise, 1e-9)
     return score, t, strength
 

@@ -23,6 +23,7 @@ from vision.hands import Cover, HandDetector, hide_covered, mark_covered
 from vision.measure import CellSamples, odd_whites, rim_profile
 from vision.own_look import read_bare
 from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, Pose, pose_from_markers
+from vision.stats import median, percentile
 from vision.taller import read_taller
 
 if TYPE_CHECKING:
@@ -243,7 +244,7 @@ class BoardReader:
         white = _plane(self._centres, coef)
         inter = vals[n1:n2].reshape(-1, m, 3)
         inter_ok = ok[n1:n2].reshape(-1, m).all(axis=1)
-        inter_col = np.where(inter_ok[:, None], np.median(inter, axis=1), np.nan)
+        inter_col = np.where(inter_ok[:, None], median(inter, axis=1), np.nan)
         inter_white = _plane(self._inter, coef)
         base = vals[n3:nb].reshape(NUM_CELLS, kb, 3)
         base_valid = ok[n3:nb].reshape(NUM_CELLS, kb)
@@ -312,8 +313,8 @@ class BoardReader:
             x = vals[idx][good] if good.sum() >= 4 else vals[idx][ok[idx]]
             if mid in self._seen and mid in pose.markers and len(x) >= 4:
                 lum = x.mean(axis=1)
-                x = x[lum >= np.median(lum) * 0.85]  # a shadow or a finger on the card
-                per_marker[mid] = np.median(x, axis=0)
+                x = x[lum >= median(lum) * 0.85]  # a shadow or a finger on the card
+                per_marker[mid] = median(x, axis=0)
                 self._marker_white[mid] = per_marker[mid]
             elif mid in self._marker_white:
                 per_marker[mid] = self._marker_white[mid]
@@ -324,8 +325,8 @@ class BoardReader:
             lum = vals[ok].mean(axis=1) if ok.any() else np.zeros(0)
             if len(lum) < 4:
                 raise BoardNotFoundError("the markers' white cards are not visible")
-            top = vals[ok][lum >= np.percentile(lum, 50)]
-            return np.vstack([np.median(top, axis=0), np.zeros((2, 3))])
+            top = vals[ok][lum >= percentile(lum, 50)]
+            return np.vstack([median(top, axis=0), np.zeros((2, 3))])
         pts = np.array([self.geometry.marker_centre_mm(i) for i in per_marker]) / 100.0
         cols = np.stack(list(per_marker.values()))
         if len(per_marker) >= 3:
@@ -485,7 +486,7 @@ def _rim_contrast(vals: np.ndarray, white: np.ndarray) -> np.ndarray:
     # A disc's outline closes around the cell: edges on opposite sides. A hand's or a
     # sleeve's own edge (or its shading) runs past one side only.
     both = np.minimum(step[:, :half], step[:, half:])
-    return np.asarray(np.median(both, axis=1))
+    return np.asarray(median(both, axis=1))
 
 
 def _plane(pts: np.ndarray, coef: np.ndarray) -> np.ndarray:
