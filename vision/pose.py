@@ -129,8 +129,9 @@ class MarkerDetector:
         """The camera stays put during a game: look for the markers only around where they
         were in the last frame (and a missing one where those put it), in the same downscaled
         image: the same pixels, so the same corners as a whole-image search, at a fraction
-        of its cost. None unless every marker the downscaled image showed last time is
-        found again (then the whole image is searched)."""
+        of its cost. None unless two markers at least are found where they were (then the
+        whole image is searched): a marker missing there lies under a hand while the camera
+        stays put (``detect`` looks for it as after a whole-image search)."""
         g = self.geometry
         if len(self._last) < min(3, len(g.markers)) or self.scale == 1.0:
             return None
@@ -139,10 +140,11 @@ class MarkerDetector:
         found: dict[int, np.ndarray] = {}
         for mid, box in self._last.items():
             best = self._in_box(small, mid, box)
-            if best is None:
-                return None
-            found[mid] = best
-        missing = [m for m in g.markers if m not in found]
+            if best is not None:
+                found[mid] = best
+        if len(found) < min(2, len(g.markers)):
+            return None
+        missing = [m for m in g.markers if m not in found and m not in self._last]
         if missing:
             obj = np.concatenate([g.marker_corners_mm(i)[:, :2] for i in found])
             hom, _ = cv2.findHomography(obj, np.concatenate(list(found.values())), 0)

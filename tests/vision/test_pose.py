@@ -117,3 +117,24 @@ def test_markers_are_looked_for_where_they_were_and_found_the_same(geometry, ren
     assert sorted(moved) == sorted(fresh)
     for k in fresh:
         assert np.array_equal(moved[k], fresh[k])
+
+
+def test_a_marker_under_a_hand_is_no_reason_to_search_the_whole_image(geometry, rendered,
+                                                                       monkeypatch) -> None:
+    """Three markers found where they were: the fourth lies under a hand and the camera has
+    not moved, so the whole image is not searched again (a fifth of the frames of a game
+    have a hand over a marker), and the markers are those a whole-image search finds."""
+    frame = cv2.cvtColor(rendered(43)[0], cv2.COLOR_BGR2GRAY)
+    covered = cv2.cvtColor(rendered(43, hidden_markers=(2,))[0], cv2.COLOR_BGR2GRAY)
+    tracked = MarkerDetector(geometry)
+    assert sorted(tracked.detect(frame)) == [0, 1, 2, 3]
+    whole = MarkerDetector(geometry).detect(covered)
+    searched: list[tuple[int, ...]] = []
+    search = tracked._detect_at
+    monkeypatch.setattr(tracked, "_detect_at",
+                        lambda g, s: searched.append(g.shape) or search(g, s))
+    again = tracked.detect(covered)
+    assert covered.shape not in searched  # only round where the hidden one should be
+    assert sorted(again) == sorted(whole) == [0, 1, 3]
+    for k in whole:
+        assert np.allclose(again[k], whole[k], atol=0.01)
