@@ -142,10 +142,14 @@ class ColourModel:
                 means[k] = (w * prior + n * med) / (w + n)
                 # The frame may sharpen a class, never widen it beyond the prior.
                 stds[k] = np.clip(1.5 * mad, np.array(MIN_STD[k]), self.stds[k])
-            # Black and white split where this frame's tops split (in log brightness).
-            if all(int(((lab == j) & occupied).sum()) >= 2 for j in (0, 1)):
-                lw = float(median(m.piece[occupied & (lab == 0), 0]))
-                lb = float(median(m.piece[occupied & (lab == 1), 0]))
+            # Black and white split where this frame's tops split (in log brightness): only
+            # tops that fit a class count (one that fits none is labelled white by argmin: a
+            # hand or a sleeve over three tops dragged white down by 0.6 and two white tops
+            # beside it read '.', camera game 8 frame 1631).
+            fit = occupied & (best < self.thresholds.unknown)
+            if all(int(((lab == j) & fit).sum()) >= 2 for j in (0, 1)):
+                lw = float(median(m.piece[fit & (lab == 0), 0]))
+                lb = float(median(m.piece[fit & (lab == 1), 0]))
                 if lw - lb > 0.8:
                     means["w"][0], means["b"][0] = max(lw, means["w"][0] - 0.3), lb
         return means, stds
@@ -290,10 +294,11 @@ class ColourModel:
         labels: list[str] = []
         conf: list[float] = []
         reasons: list[str] = []
+        orders = np.argsort(pnll, axis=1)
         for c in range(NUM_CELLS):
             # Which piece: the most likely (a wide class pays for its width); whether any: the
             # chosen class must be near enough.
-            order = np.argsort(pnll[c])
+            order = orders[c]
             k, best = PIECES[order[0]], pdp[c, order[0]]
             second = (best + pnll[c, order[1]] - pnll[c, order[0]]
                       if np.isfinite(pnll[c, order[1]]) else np.inf)

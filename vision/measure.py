@@ -326,7 +326,7 @@ def print_match(ring: np.ndarray, ring_valid: np.ndarray, examples: np.ndarray,
     print shows, about -1 where a plain surface (a hand, a sleeve) lies over it. Returns the
     scores (nan: too little in view), the template and its strength relative to the noise
     (|T|^2 over the examples' residual |Q - T|^2: small for a plain board)."""
-    med = np.median(ring, axis=2, keepdims=True)
+    med = median(ring, axis=2)[..., None]
     q = ring / np.maximum(med, 4.0) - 1.0
     sel = examples & (ring_valid.sum(axis=1) >= ring_valid.shape[1] // 2)
     if sel.sum() >= 4:
