@@ -15,13 +15,13 @@ def piece_dists(f: np.ndarray, means: dict[str, np.ndarray], stds: dict[str, np.
                  ) -> np.ndarray:
     """(49, 3) squared distances to the piece classes. Chroma is a ratio to brightness, so
     its noise grows on dark tops: the spread widens by 0.03 / brightness."""
-    noise = (0.03 / np.exp(f[:, 0]))[:, None]
-    out = []
-    for k in PIECES:
-        std = np.broadcast_to(stds[k], f.shape).copy()
-        std[:, 1:] = np.sqrt(std[:, 1:] ** 2 + noise ** 2)
-        out.append((((f - means[k]) / std) ** 2).sum(axis=1))
-    return np.stack(out, axis=1)
+    noise2 = (0.03 / np.exp(f[:, 0]))[:, None] ** 2
+    out = np.empty((len(f), len(PIECES)))
+    for j, k in enumerate(PIECES):
+        s, m = np.asarray(stds[k]), np.asarray(means[k])
+        q = ((f[:, 1:] - m[1:]) / np.sqrt(s[1:] ** 2 + noise2)) ** 2
+        out[:, j] = ((f[:, 0] - m[0]) / s[0]) ** 2 + q[:, 0] + q[:, 1]
+    return out
 
 
 def dist(f: np.ndarray, mean: np.ndarray, std: np.ndarray) -> np.ndarray:
