@@ -22,6 +22,7 @@ reading is per frame), so a game takes minutes: run it niced.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -111,6 +112,13 @@ class FilmedTable:
         #: may come after the first 40 errors.
         self.worst: list[str] = []
         self.error_frames: list[np.ndarray | None] = []
+        #: One line a frame for ``--dump``: the true stacks, the heights given, the render's
+        #: seed and hands, what was read and why (a frame can be rendered again from it).
+        self.log: list[dict[str, Any]] = []
+        self._render_seed = 0
+        self._hand_list: list[Hand] = []
+        #: The true record and the controller's (``--dump``).
+        self.records: tuple[list[str], list[str]] = ([], [])
 
     def __call__(self, stacks: list[str], covered: frozenset[int],
                  ctl: TableController) -> str:
@@ -123,8 +131,10 @@ class FilmedTable:
         if state != self._state:
             self._state = state
             t0 = time.process_time()
-            scene = replace(self.scene, stacks=list(stacks), hands=self._hands(covered),
-                            seed=int(self.rng.integers(1 << 30)))
+            self._hand_list = self._hands(covered)
+            self._render_seed = int(self.rng.integers(1 << 30))
+            scene = replace(self.scene, stacks=list(stacks), hands=self._hand_list,
+                            seed=self._render_seed)
             self.frame, self.truth = render(scene, self.geometry)
             self.render_cpu += time.process_time() - t0
             self.renders += 1
@@ -136,6 +146,15 @@ class FilmedTable:
         self.read_cpu.append(time.process_time() - t0)
         cells = events[0].cells
         self._score(cells, ctl)
+        reading = self.camera.last_reading if self.camera is not None else None
+        self.log.append({
+            "frame": self.reads["frames"], "ply": ctl.game.ply, "stacks": list(stacks),
+            "heights": [len(s) for s in ctl.game.stacks()], "seed": self._render_seed,
+            "hands": [[h.start, h.end, h.width, h.skin, h.sleeve, h.sleeve_share]
+                      for h in self._hand_list],
+            "want": self.truth.expected if self.truth is not None else "", "read": cells,
+            "why": {cell_name(c): r for c, r in enumerate(reading.reasons)
+                    if reading is not None and r} if reading is not None else {}})
         self.behind = 0 if list(stacks) == list(ctl.game.stacks()) else self.behind + 1
         if self.behind > LOST_AFTER:
             self.lost = (self.frame, self.truth.expected, cells, ctl.game.stacks(), ctl.view())
@@ -197,6 +216,7 @@ def play(seed: int, size: tuple[int, int]) -> tuple[str, str, FilmedTable, int]:
     assert table.teacher is not None
     done = [str(m) for m in table.teacher.controller.game.move_stack]
     truth = session.truth
+    table.records = ([str(m) for m in truth], done)
     if done == truth and not session.stats.get("given_up"):
         return "followed", "", table, len(truth)
     first = next((i for i, (a, b) in enumerate(zip(done, truth, strict=False)) if a != b),
@@ -215,7 +235,9 @@ def _dump(folder: Path, seed: int, table: FilmedTable, outcome: str) -> None:
         if frame is not None:
             cv2.imwrite(str(folder / f"game-{seed}-error{i}.png"), frame)
     text = (f"{outcome}\n" + "\n".join(table.first_errors) + "\nworst:\n"
-            + "\n".join(table.worst) + f"\n{table.scene}\n")
+            + "\n".join(table.worst) + f"\n{table.scene}\n"
+            + f"true record: {' '.join(table.records[0])}\n"
+            + f"controller's: {' '.join(table.records[1])}\n")
     if table.lost is not None:
         frame, want, got, stacks, view = table.lost
         cv2.imwrite(str(folder / f"game-{seed}-lost.png"), frame)
@@ -223,6 +245,9 @@ def _dump(folder: Path, seed: int, table: FilmedTable, outcome: str) -> None:
                  f"ctl  {''.join(s[-1] if s else '.' for s in stacks)}\n"
                  f"prompt {view.prompt} blink {sorted(view.blink)}\n")
     (folder / f"game-{seed}.txt").write_text(text)
+    with open(folder / f"game-{seed}.jsonl", "w") as f:
+        for line in table.log:
+            f.write(json.dumps(line) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:

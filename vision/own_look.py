@@ -36,7 +36,7 @@ BARE_SHARE = 0.1
 BARE_LEAST = 6
 #: Directions that must compare for a look to be refreshed (a new piece changes them all).
 LOOSE_LEAST = 3
-#: ... and the chroma at its centre within this of the chroma it showed then.
+#: ... and the chroma at its centre within this of the range it showed while empty.
 BARE_CHROMA = 0.06
 
 
@@ -70,6 +70,12 @@ class CellLooks:
     #: print profiles are brightness only, and a white top on a light blue board of its
     #: brightness leaves them as they were (renderer seed 2 frame 33).
     chroma: np.ndarray | None = None
+    #: The range of that chroma over the still frames the cell was seen empty in, since the
+    #: camera last moved (per cell and channel): a printed line through the centre puts the
+    #: median of its samples on the ink in one frame and on the board in the next (camera
+    #: game 8, a lattice on white paper: C1 from -0.11 to -0.20 while empty).
+    chroma_lo: np.ndarray | None = None
+    chroma_hi: np.ndarray | None = None
 
     def change(self, s: CellSamples, th: Thresholds) -> np.ndarray:
         """Per cell, how much the board round its centre changed since the cell was last
@@ -120,8 +126,12 @@ class CellLooks:
         n = (s.ring_valid & valid).sum(axis=1)
         unchanged = n * (1.0 - np.nan_to_num(share, nan=1.0))
         chroma = _chroma(s)
-        near = (np.zeros(NUM_CELLS, bool) if chroma is None or self.chroma is None
-                else (np.abs(chroma - self.chroma).max(axis=1) <= BARE_CHROMA))
+        lo, hi = self.chroma_lo, self.chroma_hi
+        if chroma is None or lo is None or hi is None:
+            near = np.zeros(NUM_CELLS, bool)
+        else:  # within the range the empty cell showed (nan: not known, not near)
+            off = np.maximum(np.maximum(lo - chroma, chroma - hi), 0.0).max(axis=1)
+            near = np.nan_to_num(off, nan=np.inf) <= BARE_CHROMA
         cells = np.flatnonzero((np.asarray(s.heights) > 0) & same & near & (unchanged >= 4))
         if len(cells) == 0:
             return out
@@ -153,11 +163,18 @@ class CellLooks:
         last = moved if self.last is None else self.last
         keep = empty & (s.ring_valid.sum(axis=1) >= 8) & (
             ~known | (np.isfinite(last) & (np.nan_to_num(last) < 0.5)))
-        if self.chroma is None:
+        if self.chroma is None or self.chroma_lo is None or self.chroma_hi is None:
             self.chroma = np.full((NUM_CELLS, 2), np.nan)
+            self.chroma_lo = np.full((NUM_CELLS, 2), np.nan)
+            self.chroma_hi = np.full((NUM_CELLS, 2), np.nan)
         chroma = _chroma(s)
         if chroma is not None:
             self.chroma[keep] = chroma[keep]
+            again = keep & ~known  # the first look, or the camera moved: a new range
+            self.chroma_lo[again] = np.nan
+            self.chroma_hi[again] = np.nan
+            self.chroma_lo[keep] = np.fmin(self.chroma_lo[keep], chroma[keep])
+            self.chroma_hi[keep] = np.fmax(self.chroma_hi[keep], chroma[keep])
         self.look[keep] = s.ring[keep]
         self.valid[keep] = s.ring_valid[keep]
         self.anchor[keep] = s.anchor[keep]
