@@ -308,6 +308,7 @@ class BoardReader:
         """The markers' white (their white modules and quiet zones) as a plane over the board,
         per channel: (3, 3). A marker not seen in this frame keeps its last good white."""
         per_marker: dict[int, np.ndarray] = {}
+        before = dict(self._marker_white)
         for mid, idx in self._white_of.items():
             good = ok[idx] & (vals[idx].max(axis=1) < 253)
             x = vals[idx][good] if good.sum() >= 4 else vals[idx][ok[idx]]
@@ -316,8 +317,14 @@ class BoardReader:
                 x = x[lum >= median(lum) * 0.85]  # a shadow or a finger on the card
                 per_marker[mid] = median(x, axis=0)
                 self._marker_white[mid] = per_marker[mid]
-            elif mid in self._marker_white:
-                per_marker[mid] = self._marker_white[mid]
+        # A card not seen now keeps its last white, changed as the seen cards' whites changed
+        # since then (a lamp, the exposure, the camera's white balance change every card
+        # alike; the light's gradient over the board stays).
+        change = [per_marker[m] / np.maximum(before[m], 1.0) for m in per_marker if m in before]
+        scale = median(np.array(change), axis=0) if change else np.ones(3)
+        for mid in self._white_of:
+            if mid not in per_marker and mid in before:
+                per_marker[mid] = before[mid] * scale
         for mid in odd_whites(per_marker):  # not a white card: a sleeve or hand over it
             del per_marker[mid]
             self._marker_white.pop(mid, None)
