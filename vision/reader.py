@@ -324,7 +324,7 @@ class BoardReader:
         scale = median(np.array(change), axis=0) if change else np.ones(3)
         for mid in self._white_of:
             if mid not in per_marker and mid in before:
-                per_marker[mid] = before[mid] * scale
+                per_marker[mid] = self._marker_white[mid] = before[mid] * scale
         for mid in odd_whites(per_marker):  # not a white card: a sleeve or hand over it
             del per_marker[mid]
             self._marker_white.pop(mid, None)
