@@ -57,7 +57,11 @@ def percentile(a: np.ndarray, q: float | Sequence[float], axis: int | None = Non
         lo = int(np.floor(pos))
         hi = min(lo + 1, n - 1)
         part = np.partition(a, [lo, hi] if hi != lo else [lo], axis=0)
-        return np.asarray(_lerp(part[lo], part[hi], pos - lo))
+        below, above, t = part[lo], part[hi], pos - lo
+        if a.ndim == 1:  # scalars: numpy's arithmetic in the array's precision, no ufunc calls
+            diff = above - below
+            return np.asarray(above - diff * (1 - t) if t >= 0.5 else below + diff * t)
+        return np.asarray(_lerp(below, above, t))
     qs = np.asarray(q, dtype=np.float64)
     pos_all = qs / 100.0 * (n - 1)
     los = np.floor(pos_all).astype(np.intp)
