@@ -10,6 +10,7 @@ import numpy as np
 
 from vision.colour_dist import PIECES, gate, piece_dists
 from vision.measure import Board, CellSamples, Measured, Thresholds, measure
+from vision.stats import median
 
 
 def outline_bare(profile: np.ndarray | None, c: int, known: np.ndarray, empties: np.ndarray,
@@ -28,12 +29,12 @@ def outline_bare(profile: np.ndarray | None, c: int, known: np.ndarray, empties:
     if known.sum() < 2:
         return False
     if others.sum() >= 5:
-        ref = np.median(profile[others], axis=0)
+        ref = median(profile[others], axis=0)
     elif kept is not None:
         ref = kept
     else:
         return False
-    d_piece = float(np.mean((profile[c] - np.median(profile[known], axis=0)) ** 2))
+    d_piece = float(np.mean((profile[c] - median(profile[known], axis=0)) ** 2))
     d_empty = float(np.mean((profile[c] - ref) ** 2))
     return d_piece >= max(6.0 * d_empty, 0.015)
 
