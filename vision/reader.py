@@ -489,6 +489,10 @@ def _rim_contrast(vals: np.ndarray, white: np.ndarray) -> np.ndarray:
     prof = vals.reshape(NUM_CELLS, len(_RIM_ANGLES), len(_RIM_RADII), 3)
     prof = prof / np.maximum(white, 8.0)[:, None, None, :]
     step = np.abs(np.diff(prof, axis=2)).max(axis=3).max(axis=2)
+    # ... or across two gaps, at most 0.24 radii: a soft edge (blur, a low resolution)
+    # spreads its step over more than one gap; a thin printed line is no step at all.
+    wide = np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3).max(axis=2)
+    step = np.maximum(step, wide)
     half = len(_RIM_ANGLES) // 2
     # A disc's outline closes around the cell: edges on opposite sides. A hand's or a
     # sleeve's own edge (or its shading) runs past one side only.
