@@ -303,7 +303,9 @@ def mark_covered(labels: str, conf: list[float], reasons: list[str], cover: Cove
     from the piece by colour, but a hand over a top's face leaves at most half its outline
     in view, while a top beside the hand shows all of it. A stack the colour model reads
     as lifted ('.': the board's colour shows) must show the board's print round its cell:
-    about half of it gone beside a hand, it reads '?'."""
+    about half of it gone beside a hand, it reads '?'. So does an empty cell read '.' with
+    about half its print gone and none of the printed edge the frame's other empty cells
+    show (a smooth sleeve the colour of the board)."""
     lim = limits or CoverLimits()
     out = list(labels)
     conf = list(conf)
@@ -362,7 +364,8 @@ def mark_covered(labels: str, conf: list[float], reasons: list[str], cover: Cove
 
 def _print_edge(labels: str, cover: Cover, samples: CellSamples, lim: CoverLimits) -> float:
     """The printed edge (``CellSamples.rim``) of the frame's empty cells read '.' whose
-    print shows (0 when fewer than ``min_examples`` or a board printed without circles)."""
+    print shows (0 with fewer than ``edge_examples`` of them, or on a board printed without
+    circles: no edge to miss)."""
     if samples.rim is None or samples.heights is None:
         return 0.0
     missing = np.nan_to_num(cover.missing, nan=1.0)
