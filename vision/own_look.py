@@ -33,6 +33,9 @@ _TOWARD: dict[int, np.ndarray] = {}
 #: at most this share of them changed clearly, and this many directions in view at least.
 BARE_CHANGE = 0.05
 BARE_SHARE = 0.1
+#: Later still frames that must have shown a look again before the cells the heights call
+#: empty, or a cell with one direction changed, are judged by it.
+CONFIRMED = 1
 BARE_LEAST = 6
 #: Directions that must compare for a look to be refreshed (a new piece changes them all).
 LOOSE_LEAST = 3
@@ -76,6 +79,9 @@ class CellLooks:
     #: game 8, a lattice on white paper: C1 from -0.11 to -0.20 while empty).
     chroma_lo: np.ndarray | None = None
     chroma_hi: np.ndarray | None = None
+    #: Per cell, how many later still frames showed the same look (refreshed it): a look
+    #: taken once may be a piece the frame missed (a reader started on a full board).
+    confirmed: np.ndarray | None = None
 
     def change(self, s: CellSamples, th: Thresholds) -> np.ndarray:
         """Per cell, how much the board round its centre changed since the cell was last
@@ -106,14 +112,22 @@ class CellLooks:
         return np.where((seen & valid).sum(axis=1) >= 8, self.last, np.nan)
 
     def bare(self, s: CellSamples, open_for: Callable[[np.ndarray], np.ndarray],
-             th: Thresholds) -> np.ndarray:
-        """Per cell the heights call occupied: True where the board round its centre is as
-        it was when the cell was last seen empty, in every direction in view (at least 6 of
-        12), so the stack is gone. ``open_for(cells)`` gives those cells' directions (A)
+             th: Thresholds, also: np.ndarray | None = None,
+             taller: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
+        """Per cell the heights call occupied (and the cells ``also`` holds): True where the
+        board round its centre is as it was when the cell was last seen empty, in every
+        direction in view (at least 6 of 12), so no stack stands there. ``open_for(cells)``
+        gives those cells' directions (A)
         whose profile is in view were the cell's own stack gone (no other stack in the line
         of sight: a neighbour's top, side wall or what it hides). A standing stack's top,
         side wall and edge change the inner part of every direction (0.16 or more in log
-        brightness on the renderer's tables; a bare cell 0.02 at most)."""
+        brightness on the renderer's tables; a bare cell 0.02 at most). Where one direction
+        of eight or more changed, it is left out if ``taller(cells)`` (the directions still in
+        view were the other stacks a few pieces taller than the heights say) no longer has
+        it: a move landed beside the cell and not committed yet leans over the board there
+        (camera game 6: B2's stack moved onto C2, whose side wall changed B2's direction
+        toward it by 0.56, the other seven by 0.03 at most; B2 read 'b' on the dark felt
+        and the game stalled)."""
         out = np.zeros(NUM_CELLS, bool)
         look, valid, anchor = self.look, self.valid, self.anchor
         if (look is None or valid is None or anchor is None or s.ring is None
@@ -132,14 +146,31 @@ class CellLooks:
         else:  # within the range the empty cell showed (nan: not known, not near)
             off = np.maximum(np.maximum(lo - chroma, chroma - hi), 0.0).max(axis=1)
             near = np.nan_to_num(off, nan=np.inf) <= BARE_CHROMA
-        cells = np.flatnonzero((np.asarray(s.heights) > 0) & same & near & (unchanged >= 4))
+        # The cells the heights call empty and the one-direction rescue below only where
+        # the look was seen again in a later frame (not a piece a first frame missed).
+        sure = (np.zeros(NUM_CELLS, bool) if self.confirmed is None
+                else self.confirmed >= CONFIRMED)
+        asked = np.asarray(s.heights) > 0
+        if also is not None:
+            asked = asked | (also & sure)
+        cells = np.flatnonzero(asked & same & near & (unchanged >= 4))
         if len(cells) == 0:
             return out
         seen = s.ring_valid[cells] & open_for(cells)
         med, share = ring_change(s.ring[cells], seen, look[cells], valid[cells],
                                  least=BARE_LEAST)
-        out[cells] = (np.isfinite(med) & (med <= BARE_CHANGE)
-                      & (np.nan_to_num(share, nan=1.0) <= BARE_SHARE))
+        n = (seen & valid[cells]).sum(axis=1)
+        ok = np.isfinite(med) & (med <= BARE_CHANGE)
+        out[cells] = ok & (np.nan_to_num(share, nan=1.0) <= BARE_SHARE)
+        one = (ok & ~out[cells] & (n >= 8) & (np.rint(np.nan_to_num(share) * n) == 1)
+               & sure[cells])
+        if taller is not None and one.any():
+            sub = cells[one]
+            kept = seen[one] & taller(sub)
+            med, share = ring_change(s.ring[sub], kept, look[sub], valid[sub],
+                                     least=BARE_LEAST)
+            out[sub] = (np.isfinite(med) & (med <= BARE_CHANGE)
+                        & (np.nan_to_num(share, nan=1.0) <= BARE_SHARE))
         return out
 
     def remember(self, s: CellSamples, empty: np.ndarray, moved: np.ndarray,
@@ -179,17 +210,28 @@ class CellLooks:
         self.valid[keep] = s.ring_valid[keep]
         self.anchor[keep] = s.anchor[keep]
         self.heights[keep] = shown.astype(int)[None, :]
+        if self.confirmed is None:
+            self.confirmed = np.zeros(NUM_CELLS, int)
+        self.confirmed[keep & known] += 1
+        self.confirmed[keep & ~known] = 0
 
 
 def read_bare(looks: CellLooks, s: CellSamples, open_for: Callable[[np.ndarray], np.ndarray],
               th: Thresholds,
-              labels: str, conf: list[float], reasons: list[str], covered: np.ndarray
+              labels: str, conf: list[float], reasons: list[str], covered: np.ndarray,
+              taller: Callable[[np.ndarray], np.ndarray] | None = None
               ) -> tuple[str, list[float], list[str]]:
     """``labels`` with the cells the heights call occupied read '.' where the board round
     them is again as it was when they were last seen empty (``CellLooks.bare``) and no hand
     covers them: the colour model cannot tell a lifted stack's cell from a piece where the
-    board is the piece's colour (white on cream: the printed circle gives it an edge)."""
-    bare = looks.bare(s, open_for, th) & ~np.asarray(covered, bool)
+    board is the piece's colour (white on cream: the printed circle gives it an edge). The
+    same for the cells the heights call empty that read a piece: a stack cut off and taken
+    away on a board of its colour (black on dark felt, camera game 6: C3, C4, D3 read 'b',
+    no sequence of moves explained the board and the game stalled); where the board round
+    the cell changed too little since, the cell's own look could not tell a new piece."""
+    piece = np.array([x in "wbr" for x in labels]) & (np.asarray(s.heights) == 0
+                                                     if s.heights is not None else False)
+    bare = looks.bare(s, open_for, th, also=piece, taller=taller) & ~np.asarray(covered, bool)
     if not bare.any():
         return labels, conf, reasons
     out, conf, reasons = list(labels), list(conf), list(reasons)
@@ -197,5 +239,7 @@ def read_bare(looks: CellLooks, s: CellSamples, open_for: Callable[[np.ndarray],
         if out[c] != ".":
             out[c] = "."
             conf[c] = 0.9
-            reasons[c] = "the board round it is as it was when last seen empty: the stack is gone"
+            reasons[c] = ("the board round it is as it was when last seen empty: "
+                          + ("the stack is gone" if s.heights is not None and s.heights[c] > 0
+                             else "no piece there"))
     return "".join(out), conf, reasons

@@ -24,7 +24,7 @@ from vision.measure import CellSamples, odd_whites, rim_profile
 from vision.own_look import read_bare
 from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, Pose, pose_from_markers
 from vision.stats import median, percentile
-from vision.taller import read_taller
+from vision.taller import MAX_EXTRA, read_taller
 
 if TYPE_CHECKING:
     from vision.calibration import Calibration
@@ -365,9 +365,12 @@ class BoardReader:
             snapshot, conf, reasons = read_taller(
                 lambda h: self.sample(frame, pose, h)[0], self.model, heights, snapshot,
                 conf, reasons, cover.covered)
+            given = heights  # ... and the stacks a move may have made taller, not committed
             snapshot, conf, reasons = read_bare(
-                self.model.looks, samples, lambda c: self._ring_open(pose, heights, c),
-                self.model.thresholds, snapshot, conf, reasons, cover.covered)
+                self.model.looks, samples, lambda c: self._ring_open(pose, given, c),
+                self.model.thresholds, snapshot, conf, reasons, cover.covered,
+                taller=lambda c: self._ring_open(
+                    pose, [h + MAX_EXTRA if h else 0 for h in given], c))
         return Reading(snapshot, conf, fresh, reasons, pose.markers if fresh else (), top_px,
                        pose)
 
