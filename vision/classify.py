@@ -200,6 +200,8 @@ class ColourModel:
         mixed = m.spread > spread_max
         usable = (m.hidden <= th.hidden) & (board.disturbed < th.disturbed) & ~mixed
         rim = np.full(NUM_CELLS, np.inf) if s.rim is None else s.rim
+        if s.rim_soft is not None:  # a soft edge confirms an expected top
+            rim = np.where(occupied, s.rim_soft, rim)
         tint = self._black_tint(m, occupied & usable & (rim >= th.rim_dark))
         means, stds = self._piece_models(m, occupied & usable, tint)
         dp = piece_dists(m.piece, means, stds)

@@ -78,6 +78,10 @@ class CellSamples:
     #: their validity: a piece put down there is judged by these.
     new_top: np.ndarray | None = None
     new_top_valid: np.ndarray | None = None
+    #: (49,) ``rim`` also across two gaps (0.24 disc radii): a soft edge (blur, a lower
+    #: resolution) spreads its step over more than the 1.7 mm between two samples. For the
+    #: tops the position expects only: a sleeve's shading passes for a surprise piece's edge.
+    rim_soft: np.ndarray | None = None
 
 
 def rim_profile(vals: np.ndarray, white: np.ndarray, angles: int, radii: int) -> np.ndarray:

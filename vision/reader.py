@@ -254,12 +254,13 @@ class BoardReader:
         new_valid[fresh] = ok[nb:n4].reshape(-1, k)
         known = None if heights is None else np.asarray(heights)
         rim = _rim_contrast(vals[n4:n5], white)
+        soft = _rim_contrast(vals[n4:n5], white, gaps=2)
         ring = ring.reshape(NUM_CELLS, na, nr)
         profile = rim_profile(vals[n4:n5], white, len(_RIM_ANGLES), len(_RIM_RADII))
         return (CellSamples(cells, valid, white, inter_col, inter_white, self._inter_of, known,
                             base, base_valid, rim, ring, ring_valid, profile,
                             anchor=uv[n3:nb:kb], new_top=new_top if len(fresh) else None,
-                            new_top_valid=new_valid), uv[:NUM_CELLS])
+                            new_top_valid=new_valid, rim_soft=soft), uv[:NUM_CELLS])
 
     def _ring_open(self, pose: Pose, heights: Sequence[int], cells: np.ndarray) -> np.ndarray:
         """(len(cells), A): the directions of the print profiles round each of ``cells``
@@ -487,15 +488,15 @@ def _between_offsets(inter: np.ndarray, centres: np.ndarray) -> np.ndarray:
     return np.stack(out, axis=1)
 
 
-def _rim_contrast(vals: np.ndarray, white: np.ndarray) -> np.ndarray:
-    """(49,) median over the radial profiles of each profile's strongest step (white = 1)."""
+def _rim_contrast(vals: np.ndarray, white: np.ndarray, gaps: int = 1) -> np.ndarray:
+    """(49,) median over the radial profiles of each profile's strongest step (white = 1)
+    between neighbouring samples, or (``gaps=2``) also across two gaps."""
     prof = vals.reshape(NUM_CELLS, len(_RIM_ANGLES), len(_RIM_RADII), 3)
     prof = prof / np.maximum(white, 8.0)[:, None, None, :]
     step = np.abs(np.diff(prof, axis=2)).max(axis=3).max(axis=2)
-    # ... or across two gaps, at most 0.24 radii: a soft edge (blur, a low resolution)
-    # spreads its step over more than one gap; a thin printed line is no step at all.
-    wide = np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3).max(axis=2)
-    step = np.maximum(step, wide)
+    if gaps == 2:
+        wide = np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3).max(axis=2)
+        step = np.maximum(step, wide)
     half = len(_RIM_ANGLES) // 2
     # A disc's outline closes around the cell: edges on opposite sides. A hand's or a
     # sleeve's own edge (or its shading) runs past one side only.

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from vision.reader import BoardReader
@@ -30,3 +31,27 @@ def test_soft_edged_tops_read_their_colour(name: str, sigma: float, scale: float
     want = truth["expected"]
     assert [(i, g, w) for i, (g, w) in enumerate(zip(got, want, strict=True))
             if w != "*" and g != w] == []
+
+
+
+def test_a_soft_edge_only_confirms_an_expected_top() -> None:
+    """Only the tops the position expects take the soft edge: a sleeve's shading across two
+    gaps passed for a new piece's edge (camera game 3, frame 689: an empty B2 under a hand
+    and a sleeve read 'w'). The colour model judges the cells the heights call empty by the
+    step between neighbouring samples alone."""
+    from test_sleeve_print_edge import WHITE_SLEEVE
+
+    from vision.synthetic import render
+
+    image, _ = render(WHITE_SLEEVE)
+    heights = np.array([len(s) for s in WHITE_SLEEVE.stacks])
+    reader = BoardReader()
+    reader.model.debug = {}
+    reader.read(image, list(heights))
+    pose, _ = reader.locate(image)
+    samples, _ = reader.sample(image, pose, list(heights))
+    assert samples.rim is not None and samples.rim_soft is not None
+    assert (samples.rim_soft >= samples.rim).all() and (samples.rim_soft > samples.rim).any()
+    used = reader.model.debug["rim"]
+    assert np.array_equal(used[heights == 0], samples.rim[heights == 0])
+    assert np.array_equal(used[heights > 0], samples.rim_soft[heights > 0])
