@@ -253,8 +253,7 @@ class BoardReader:
         new_top[fresh] = vals[nb:n4].reshape(-1, k, 3)
         new_valid[fresh] = ok[nb:n4].reshape(-1, k)
         known = None if heights is None else np.asarray(heights)
-        rim = _rim_contrast(vals[n4:n5], white)
-        soft = _rim_contrast(vals[n4:n5], white, gaps=2)
+        rim, soft = _rim_contrast(vals[n4:n5], white)
         ring = ring.reshape(NUM_CELLS, na, nr)
         profile = rim_profile(vals[n4:n5], white, len(_RIM_ANGLES), len(_RIM_RADII))
         return (CellSamples(cells, valid, white, inter_col, inter_white, self._inter_of, known,
@@ -488,20 +487,18 @@ def _between_offsets(inter: np.ndarray, centres: np.ndarray) -> np.ndarray:
     return np.stack(out, axis=1)
 
 
-def _rim_contrast(vals: np.ndarray, white: np.ndarray, gaps: int = 1) -> np.ndarray:
+def _rim_contrast(vals: np.ndarray, white: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(49,) median over the radial profiles of each profile's strongest step (white = 1)
-    between neighbouring samples, or (``gaps=2``) also across two gaps."""
+    between neighbouring samples, and the same also across two gaps (a soft edge)."""
     prof = vals.reshape(NUM_CELLS, len(_RIM_ANGLES), len(_RIM_RADII), 3)
     prof = prof / np.maximum(white, 8.0)[:, None, None, :]
     step = np.abs(np.diff(prof, axis=2)).max(axis=3).max(axis=2)
-    if gaps == 2:
-        wide = np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3).max(axis=2)
-        step = np.maximum(step, wide)
+    wide = np.maximum(step, np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3).max(axis=2))
     half = len(_RIM_ANGLES) // 2
     # A disc's outline closes around the cell: edges on opposite sides. A hand's or a
     # sleeve's own edge (or its shading) runs past one side only.
-    both = np.minimum(step[:, :half], step[:, half:])
-    return np.asarray(median(both, axis=1))
+    return (np.asarray(median(np.minimum(step[:, :half], step[:, half:]), axis=1)),
+            np.asarray(median(np.minimum(wide[:, :half], wide[:, half:]), axis=1)))
 
 
 def _plane(pts: np.ndarray, coef: np.ndarray) -> np.ndarray:
