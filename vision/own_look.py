@@ -69,14 +69,13 @@ class CellLooks:
     #: missed stays new), and then with the heights of that frame (more directions compare
     #: next time).
     last: np.ndarray | None = None
-    #: The chroma at each cell's centre then (white-normalised, ``measure.features``): the
-    #: print profiles are brightness only, and a white top on a light blue board of its
-    #: brightness leaves them as they were (renderer seed 2 frame 33).
-    chroma: np.ndarray | None = None
-    #: The range of that chroma over the still frames the cell was seen empty in, since the
-    #: camera last moved (per cell and channel): a printed line through the centre puts the
-    #: median of its samples on the ink in one frame and on the board in the next (camera
-    #: game 8, a lattice on white paper: C1 from -0.11 to -0.20 while empty).
+    #: The range of the chroma at each cell's centre (white-normalised, ``measure.features``)
+    #: over the still frames the cell was seen empty in, since the camera last moved (per
+    #: cell and channel): the print profiles are brightness only, and a white top on a light
+    #: blue board of its brightness leaves them as they were (renderer seed 2 frame 33); a
+    #: printed line through the centre puts the median of its samples on the ink in one
+    #: frame and on the board in the next (camera game 8, a lattice on white paper: C1 from
+    #: -0.11 to -0.20 while empty).
     chroma_lo: np.ndarray | None = None
     chroma_hi: np.ndarray | None = None
     #: Per cell, how many later still frames showed the same look (refreshed it): a look
@@ -194,13 +193,11 @@ class CellLooks:
         last = moved if self.last is None else self.last
         keep = empty & (s.ring_valid.sum(axis=1) >= 8) & (
             ~known | (np.isfinite(last) & (np.nan_to_num(last) < 0.5)))
-        if self.chroma is None or self.chroma_lo is None or self.chroma_hi is None:
-            self.chroma = np.full((NUM_CELLS, 2), np.nan)
+        if self.chroma_lo is None or self.chroma_hi is None:
             self.chroma_lo = np.full((NUM_CELLS, 2), np.nan)
             self.chroma_hi = np.full((NUM_CELLS, 2), np.nan)
         chroma = _chroma(s)
         if chroma is not None:
-            self.chroma[keep] = chroma[keep]
             again = keep & ~known  # the first look, or the camera moved: a new range
             self.chroma_lo[again] = np.nan
             self.chroma_hi[again] = np.nan

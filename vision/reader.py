@@ -306,7 +306,8 @@ class BoardReader:
 
     def _white(self, vals: np.ndarray, ok: np.ndarray, pose: Pose) -> np.ndarray:
         """The markers' white (their white modules and quiet zones) as a plane over the board,
-        per channel: (3, 3). A marker not seen in this frame keeps its last good white."""
+        per channel: (3, 3). A marker not seen in this frame keeps its last good white,
+        scaled as the seen markers' whites changed since."""
         per_marker: dict[int, np.ndarray] = {}
         before = dict(self._marker_white)
         for mid, idx in self._white_of.items():
@@ -365,12 +366,12 @@ class BoardReader:
             snapshot, conf, reasons = read_taller(
                 lambda h: self.sample(frame, pose, h)[0], self.model, heights, snapshot,
                 conf, reasons, cover.covered)
-            given = heights  # ... and the stacks a move may have made taller, not committed
+            # ... and with the stacks as a move not committed yet may have made them
+            taller = [h + MAX_EXTRA if h else 0 for h in heights]
             snapshot, conf, reasons = read_bare(
-                self.model.looks, samples, lambda c: self._ring_open(pose, given, c),
+                self.model.looks, samples, lambda c: self._ring_open(pose, heights, c),
                 self.model.thresholds, snapshot, conf, reasons, cover.covered,
-                taller=lambda c: self._ring_open(
-                    pose, [h + MAX_EXTRA if h else 0 for h in given], c))
+                taller=lambda c: self._ring_open(pose, taller, c))
         return Reading(snapshot, conf, fresh, reasons, pose.markers if fresh else (), top_px,
                        pose)
 
