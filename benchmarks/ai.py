@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from controller.cli.ai import run_match, wilson  # noqa: E402
-from controller.players import ExternalPlayer, PlayerError  # noqa: E402
+from controller.players.player import ExternalPlayer, PlayerError  # noqa: E402
 from engine import accel  # noqa: E402
 from engine.ai import LEVELS, dvonn_placement  # noqa: E402
 from engine.game import Game  # noqa: E402

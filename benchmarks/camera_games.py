@@ -3,10 +3,10 @@
     python benchmarks/camera_games.py [--games N] [--first SEED] [--size 960x720] [--quiet]
 
 Per-cell error (``benchmarks/vision.py``) says how often a cell is misread, not whether the
-game is followed. Here the players of ``controller.physical`` (hands over the acting cell,
+game is followed. Here the players of ``controller.sim.physical`` (hands over the acting cell,
 stacks held in the air, wrong pieces swapped, knocked stacks, late removals, unanswered
 prompts, blackouts) play a whole random game on a table filmed by the widened renderer: one
-board, lamp and camera per game (``vision.synthetic.random_scene(wide=True)``), a hand and
+board, lamp and camera per game (``vision.synthetic.render.random_scene(wide=True)``), a hand and
 arm drawn over the cells the players cover, fresh sensor noise in every frame. Every frame
 goes through the play path: ``CameraSensor`` with the controller's committed heights, and each
 committed placement taught to the colour model (``PlacementTeacher``), as ``dvonn-board play``
@@ -36,16 +36,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from controller.cli.table import PlacementTeacher  # noqa: E402
-from controller.physical import GiveUp, Meanness, generate  # noqa: E402
-from controller.session import TableController  # noqa: E402
+from controller.runner import PlacementTeacher  # noqa: E402
+from controller.sim.physical import GiveUp, Meanness, generate  # noqa: E402
+from controller.table.session import TableController  # noqa: E402
 from engine.geometry import NEIGHBOURS, cell_name  # noqa: E402
 from hardware.camera import SyntheticSource  # noqa: E402
 from hardware.clock import FakeClock  # noqa: E402
 from vision.backend import CameraSensor  # noqa: E402
 from vision.geometry import BoardGeometry  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
-from vision.synthetic import (  # noqa: E402
+from vision.synthetic.render import (  # noqa: E402
     SKIN_TONES,
     Hand,
     Scene,
@@ -65,7 +65,7 @@ LOST_AFTER = 300
 
 
 class FilmedTable:
-    """A ``controller.physical`` sensor: renders the true table (hand included) and reads
+    """A ``controller.sim.physical`` sensor: renders the true table (hand included) and reads
     each frame through the camera play path."""
 
     def __init__(self, seed: int, size: tuple[int, int]) -> None:

@@ -13,9 +13,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from controller.renderer import Renderer  # noqa: E402
 from controller.sensorlog import read_log, replay  # noqa: E402
-from controller.session import TableController  # noqa: E402
+from controller.table.renderer import Renderer  # noqa: E402
+from controller.table.session import TableController  # noqa: E402
 from hardware.events import SnapshotEvent  # noqa: E402
 from hardware.leds import RecordingStrip  # noqa: E402
 

@@ -4,7 +4,7 @@
         [--snapshot-nodes N] [--search-nodes N]
 
 For each sensor kind, N random games are played meanly on the simulated table
-(controller.physical: hands that cover, stacks held in the air, gestures only when the LEDs
+(controller.sim.physical: hands that cover, stacks held in the air, gestures only when the LEDs
 ask, missed/repeated/noisy readings, blackouts, moves made while a prompt is pending, knocked
 stacks put back, late removals) and each recorded log is replayed by a fresh controller, as
 ``dvonn-board replay-sensors`` does. Prints plain ``name: value`` lines: the exact-match rate,
@@ -25,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from controller.catchup import Limits  # noqa: E402
-from controller.physical import generate  # noqa: E402
-from controller.sessioncheck import replay_events, run_session, same, unseen_order  # noqa: E402
+from controller.sim.physical import generate  # noqa: E402
+from controller.sim.scoring import replay_events, run_session, same, unseen_order  # noqa: E402
+from controller.table.catchup import Limits  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "sessions"
 

@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.pose import BoardNotFoundError  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
-from vision.synthetic import heights_of, random_position, random_scene, render  # noqa: E402
+from vision.synthetic.render import heights_of, random_position, random_scene, render  # noqa: E402
 
 CAMERA_FIELDS = ("focal_per_width", "tilt_deg", "azimuth_deg", "yaw_deg", "fill", "board_style",
                  "material", "distortion", "pieces", "decor", "side_shade")

@@ -31,7 +31,7 @@ from benchmarks.vision import PHOTOS, Unknown, synthetic_frames  # noqa: E402
 from engine.geometry import CELL_NAMES, NEIGHBOURS  # noqa: E402
 from vision.pose import BoardNotFoundError  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
-from vision.synthetic import heights_of  # noqa: E402
+from vision.synthetic.render import heights_of  # noqa: E402
 
 Case = tuple[str, np.ndarray, list[int], str, bool, bool]  # name, frame, heights, want, hand, new
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.session import TableController
+from controller.table.session import TableController
 from engine.game import Game
 from engine.geometry import CELL_NAMES, NUM_CELLS, iter_cells
 
@@ -56,7 +56,8 @@ def table_state(ctl: TableController) -> dict[str, Any]:
 
 
 def analysis(ctl: TableController) -> dict[str, Any] | None:
-    """The computer's hint on show (``ctl.opponent.hint``, see controller.opponent), or None."""
+    """The computer's hint on show (``ctl.opponent.hint``, see
+    controller.players.opponent), or None."""
     hint = getattr(getattr(ctl, "opponent", None), "hint", None)
     best = getattr(hint, "best", None)
     if hint is None or best is None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from controller.renderer import Renderer
 from controller.sensorlog import LogRecorder
-from controller.session import TableController
-from controller.view import BoardView
+from controller.table.renderer import Renderer
+from controller.table.session import TableController
+from controller.table.view import BoardView
 from engine.diagram import cell_label
 from engine.game import Game
 from hardware.clock import Clock
@@ -34,6 +34,29 @@ class Drain:
 
     def poll(self, timeout: float = 0.0) -> list[SensorEvent]:
         return list(self.panel.drain())
+
+
+class PlacementTeacher:
+    """Wraps a camera source (``learn(cell, colour)``, ``poll``, ``close``): each placement the
+    controller commits is a labelled example (the piece just put down, seen in the frame that
+    proved it), taught to the colour model."""
+
+    def __init__(self, camera: Any, controller: TableController) -> None:
+        self.camera = camera
+        self.controller = controller
+        self._taught = controller.game.ply
+
+    def poll(self, timeout: float = 0.0) -> list[SensorEvent]:
+        game = self.controller.game
+        if game.ply > self._taught and game.move_stack[-1].is_placement:
+            cell = game.move_stack[-1].target
+            assert cell is not None
+            self.camera.learn(cell, game.stack(cell))
+        self._taught = game.ply
+        return list(self.camera.poll(timeout))
+
+    def close(self) -> None:
+        self.camera.close()
 
 
 class Runner:

@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
-from controller.expected import has_colours
-from controller.session import TableController
+from controller.table.expected import has_colours
+from controller.table.session import TableController
 from engine.errors import DvonnError
 from hardware.events import (
     BUTTONS,
@@ -227,3 +227,13 @@ def replay(events: Iterable[LogEvent], ctl: TableController) -> TableController:
         ctl.handle(event)
     ctl.settle()
     return ctl
+
+
+def report(ctl: TableController, out: IO[str]) -> None:
+    """What ``replay-sensors`` prints: the actions one per line, then the score line
+    (``over white=N black=M``) if the game is over."""
+    for action in ctl.actions:
+        print(action, file=out)
+    if ctl.game.is_over():
+        w, b = ctl.game.score()
+        print(f"over white={w} black={b}", file=out)

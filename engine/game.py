@@ -272,7 +272,7 @@ class Game:
     def moves_from(self, sources: int) -> list[Move]:
         """The side to act's stack moves that start on a cell of the mask ``sources``, in
         legal_moves() order (phase 2, no pass logic): a search that knows which stacks may
-        have left (controller.catchup: the cells that read empty) asks only for those."""
+        have left (controller.table.catchup: the cells that read empty) asks only for those."""
         if self._ply < PLACEMENTS:
             return []
         return self._steps((self._white if self._ply % 2 else self._black) & sources)

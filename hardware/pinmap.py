@@ -2,7 +2,7 @@
 
 Everything that names a pin reads it from here: the wiring diagrams and the schematic
 (hardware/drawings.py), the pin table in hardware/README.md, the LED driver's default GPIO and
-the button numbers suggested in controller/config.example.toml. The firmware runs on the chip
+the button numbers suggested in controller/config/example.toml. The firmware runs on the chip
 and cannot import the project, so firmware/main.py keeps its own constants;
 tests/build/test_pinmap.py fails when any of them drift from this file.
 """
@@ -110,7 +110,7 @@ PI_POWER_PINS = {"3V3": (1, 17), "5V": (2, 4), "GND": (6, 9, 14, 20, 25, 30, 34,
 
 PI_LED_PWM = 18  # [leds] backend = "ws281x" (Pi 1-4): PWM0, the driver's default gpio_pin
 PI_LED_SPI = 10  # [leds] backend = "spi" (Pi 5, or any Pi): SPI0 MOSI
-#: The button GPIOs the docs and config.example.toml suggest (any free GPIO works).
+#: The button GPIOs the docs and controller/config/example.toml suggest (any free GPIO works).
 PI_BUTTONS: dict[str, int] = {"confirm": 5, "next": 6, "undo": 13, "hint": 19, "new": 26}
 
 

@@ -170,7 +170,7 @@ port = "/dev/dvonn-sensorboard"'; fi
     if [ "$DRY" = 1 ]; then write_file "$CONFIG" 0644; else
         write_file "$CONFIG" 0644; chown "$TARGET_USER:" "$CONFIG"; fi <<EOF
 # dvonn-board config written by scripts/install-pi.sh; every key with its default and meaning:
-# $ROOT/controller/config.example.toml
+# $ROOT/controller/config/example.toml
 [sensor]
 $SENSOR
 
@@ -186,7 +186,7 @@ if [ "$SERVICE" = 1 ]; then
         -e "s#/home/pi/.local/share/dvonn-board#$DATA_DIR#g" \
         -e "s#^User=pi#User=$TARGET_USER#" -e "s#^Group=pi#Group=$TARGET_USER#" \
         -e "s#^SupplementaryGroups=.*#SupplementaryGroups=$GROUPS_FOUND#" \
-        "$ROOT/controller/dvonn-board.service" | write_file "$UNIT" 0644
+        "$ROOT/scripts/dvonn-board.service" | write_file "$UNIT" 0644
     as_user mkdir -p "$DATA_DIR"
     run systemctl daemon-reload
     run systemctl enable dvonn-board

@@ -1,11 +1,11 @@
 """The calibration file (JSON): optional camera matrix and distortion, the colour model and
-geometry overrides. Written by ``dvonn-board vision calibrate`` from views of the empty board.
+geometry overrides. Written by ``dvonn-board vision calibrate`` from views of the empty board
+(:func:`vision.reader.calibrate_empty`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,6 +15,7 @@ import numpy as np
 from engine.errors import DvonnError
 from engine.geometry import NUM_CELLS
 from vision.classify import ColourModel
+from vision.colour_dist import PIECES
 from vision.geometry import BoardGeometry
 
 FORMAT = "dvonn-board-camera-calibration"
@@ -44,7 +45,7 @@ class Calibration:
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"format": FORMAT, "version": VERSION,
                                 "camera": dict(self.geometry_overrides),
-                                "colour_model": self.model.to_dict()}
+                                "colour_model": model_to_dict(self.model)}
         if self.camera_matrix is not None:
             data["camera_matrix"] = self.camera_matrix.tolist()
         if self.dist_coeffs is not None:
@@ -73,8 +74,8 @@ class Calibration:
         overrides = data.get("camera", {}) or {}
         geometry = BoardGeometry.from_config(overrides)
         try:
-            model = ColourModel.from_dict(data.get("colour_model", {}) or {},
-                                          f"{where}: colour_model")
+            model = model_from_dict(data.get("colour_model", {}) or {},
+                                    f"{where}: colour_model")
         except DvonnError as exc:
             raise CalibrationError(str(exc)) from None
         matrix = dist = None
@@ -119,30 +120,54 @@ def _array(value: Any, shape: tuple[int, ...] | None, where: str) -> np.ndarray:
     return arr.reshape(shape) if shape is not None else arr.reshape(-1)
 
 
-def calibrate_empty(frames: Sequence[np.ndarray], base: Calibration | None = None
-                    ) -> Calibration:
-    """A calibration from views of the EMPTY board: per-cell empty-board colour offsets.
+# -- the colour model's table ---------------------------------------------------------
 
-    Frames where the board is not found are skipped; none usable raises CalibrationError.
-    """
-    from vision.pose import BoardNotFoundError
-    from vision.reader import BoardReader
+def model_to_dict(model: ColourModel) -> dict[str, Any]:
+    """The model as plain data (a calibration file's ``colour_model`` table)."""
+    return {
+        "means": {k: [float(x) for x in v] for k, v in model.means.items()},
+        "stds": {k: [float(x) for x in v] for k, v in model.stds.items()},
+        "empty_offset": [[round(float(x), 5) for x in row] for row in model.empty_offset],
+        "empty_std": [float(x) for x in model.empty_std],
+        "fill_offset": (None if model.fill_offset is None
+                        else [float(x) for x in model.fill_offset]),
+        "board": None if model.board is None else [float(x) for x in model.board],
+    }
 
-    cal = base or Calibration()
-    reader = BoardReader(cal.geometry, cal)
-    views = []
-    problems = []
-    for i, frame in enumerate(frames):
-        try:
-            pose, fresh = reader.locate(frame)
-            if not fresh:
-                raise BoardNotFoundError("markers hidden")
-            samples, _ = reader.sample(frame, pose, [0] * NUM_CELLS)
-        except BoardNotFoundError as exc:
-            problems.append(f"frame {i}: {exc}")
-            continue
-        views.append(samples)
-    if not views:
-        raise CalibrationError("no usable view of the empty board: " + "; ".join(problems))
-    cal.model.calibrate_empty(views)
-    return cal
+
+def model_from_dict(data: dict[str, Any], where: str = "colour_model") -> ColourModel:
+    """The default model with the entries of ``data`` (inverse of :func:`model_to_dict`); a
+    malformed entry raises DvonnError naming it."""
+    model = ColourModel()
+    for key in ("means", "stds"):
+        if not isinstance(data.get(key, {}), dict):
+            raise DvonnError(f"{where}.{key} must be a table of 'w', 'b', 'r', "
+                             f"got {data.get(key)!r}")
+    try:
+        for k in PIECES:
+            if k in data.get("means", {}):
+                model.means[k] = _vec(data["means"][k], f"{where}.means.{k}")
+            if k in data.get("stds", {}):
+                model.stds[k] = _vec(data["stds"][k], f"{where}.stds.{k}", positive=True)
+        if "empty_offset" in data:
+            arr = np.array(data["empty_offset"], dtype=np.float64)
+            if arr.shape != (NUM_CELLS, 3) or not np.all(np.isfinite(arr)):
+                raise DvonnError(f"{where}.empty_offset must be 49 rows of 3 numbers")
+            model.empty_offset = arr
+        if data.get("board") is not None:
+            model.board = _vec(data["board"], f"{where}.board")
+        if data.get("fill_offset") is not None:
+            model.fill_offset = _vec(data["fill_offset"], f"{where}.fill_offset")
+        if "empty_std" in data:
+            model.empty_std = _vec(data["empty_std"], f"{where}.empty_std", positive=True)
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise DvonnError(f"{where}: malformed colour model ({exc})") from None
+    return model
+
+
+def _vec(value: Any, where: str, positive: bool = False) -> np.ndarray:
+    arr = np.array(value, dtype=np.float64)
+    if arr.shape != (3,) or not np.all(np.isfinite(arr)) or (positive and np.any(arr <= 0)):
+        raise DvonnError(f"{where} must be 3 {'positive ' if positive else ''}numbers, "
+                         f"got {value!r}")
+    return arr

@@ -38,7 +38,6 @@ from vision.colour_dist import (
     piece_dists,
     red_hue,
 )
-from vision.colour_file import fill_from_dict, model_to_dict
 from vision.measure import (
     Board,
     CellSamples,
@@ -589,12 +588,3 @@ class ColourModel:
         if fills:
             self.fill_offset = median(np.stack(fills), axis=0)
             self.board = median(np.stack(refs), axis=0)
-
-    # -- files ----------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        return model_to_dict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any], where: str = "colour_model") -> ColourModel:
-        """Inverse of to_dict; a malformed entry raises DvonnError naming it."""
-        return fill_from_dict(cls(), data, where)

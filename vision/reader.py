@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from engine.errors import DvonnError
 from engine.geometry import CELL_NAMES, NUM_CELLS
+from vision.calibration import Calibration, CalibrationError
 from vision.classify import ColourModel
 from vision.geometry import BoardGeometry
 from vision.hands import Cover, HandDetector, hide_covered, mark_covered
@@ -25,9 +25,6 @@ from vision.own_look import read_bare
 from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, Pose, pose_from_markers
 from vision.stats import median, percentile
 from vision.taller import MAX_EXTRA, read_taller
-
-if TYPE_CHECKING:
-    from vision.calibration import Calibration
 
 #: Sample pattern on a top face, in disc radii: centre, 6 at 0.28 and 12 at 0.52, off the
 #: directions toward the neighbours (where printed lattice lines run through empty cells).
@@ -544,3 +541,29 @@ def _hidden(pts: np.ndarray, owner: np.ndarray, camera: np.ndarray, centres: np.
     out = np.zeros(len(pts), bool)
     out[i[hit]] = True
     return out
+
+
+def calibrate_empty(frames: Sequence[np.ndarray], base: Calibration | None = None
+                    ) -> Calibration:
+    """A calibration from views of the EMPTY board: per-cell empty-board colour offsets.
+
+    Frames where the board is not found are skipped; none usable raises CalibrationError.
+    """
+    cal = base or Calibration()
+    reader = BoardReader(cal.geometry, cal)
+    views = []
+    problems = []
+    for i, frame in enumerate(frames):
+        try:
+            pose, fresh = reader.locate(frame)
+            if not fresh:
+                raise BoardNotFoundError("markers hidden")
+            samples, _ = reader.sample(frame, pose, [0] * NUM_CELLS)
+        except BoardNotFoundError as exc:
+            problems.append(f"frame {i}: {exc}")
+            continue
+        views.append(samples)
+    if not views:
+        raise CalibrationError("no usable view of the empty board: " + "; ".join(problems))
+    cal.model.calibrate_empty(views)
+    return cal

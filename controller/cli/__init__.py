@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def default_command() -> str:
     """``play`` when the table's hardware is configured or plugged in, else ``demo``."""
-    from controller.config import default_config_path, load_config
+    from controller.config.settings import default_config_path, load_config
 
     try:
         cfg = load_config(None)
@@ -156,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(prog, f"{exc.filename}: {exc.strerror or exc}")
         return 2
     except Exception as exc:  # never a bare traceback for a player
-        from controller.extras import missing_extra_hint
+        from controller.cli.extras import missing_extra_hint
 
         hint = missing_extra_hint(exc)  # e.g. a camera command without the camera extra
         if hint is not None:

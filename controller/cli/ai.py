@@ -150,7 +150,7 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from controller.players import check_spec
+    from controller.players.player import check_spec
 
     if args.games < 1:
         raise DvonnError(f"--games {args.games}: play at least 1 game")
@@ -183,7 +183,7 @@ def run_match(a: str, b: str, *, games: int, game_time: float | None = None,
               move_time: float | None = None, seed: int = 0, save: Path | None = None,
               out: TextIO = sys.stdout) -> MatchSummary:
     """Play ``games`` games, A White in the odd ones; prints one line a game and the total."""
-    from controller.players import make_player, play_game
+    from controller.players.player import make_player, play_game
     from engine.records import export_littlegolem
 
     summary = MatchSummary()

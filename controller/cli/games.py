@@ -5,7 +5,7 @@
     dvonn-board games delete ID
 
 The journal is ``--journal``, else ``[journal] path`` of the config file, else the default
-(controller.journal.default_journal_path). An unknown id is a JournalError: exit code 2.
+(controller.journal.store.default_journal_path). An unknown id is a JournalError: exit code 2.
 ``list`` and ``export`` only read: they open the journal read-only, need no writer lock, and
 never create a file or folder (a missing default journal lists as no games; a missing named
 one is an error). ``delete`` takes the writer lock, as ``play`` does.
@@ -22,8 +22,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from controller.config import load_config
-from controller.journal import GameInfo, Journal, JournalError, default_journal_path
+from controller.config.settings import load_config
+from controller.journal.store import GameInfo, Journal, JournalError, default_journal_path
 from engine.errors import DvonnError
 from engine.game import Game
 from engine.move import Move

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.cli.numbers import seconds
-from controller.config import default_config_path, load_config
+from controller.config.settings import default_config_path, load_config
 from engine.errors import ConfigError
 from engine.geometry import CELL_NAMES, NUM_CELLS
 from hardware.clock import Clock, SystemClock

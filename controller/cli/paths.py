@@ -10,7 +10,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from controller.journal_lock import read_only_filesystem
+from controller.journal.lock import read_only_filesystem
 from engine.errors import DvonnError
 
 

@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from controller.debounce import Timing
-from controller.sensorlog import LogRecorder, log_colours, read_log, replay
-from controller.session import TableController
+from controller.sensorlog import LogRecorder, log_colours, read_log, replay, report
+from controller.table.debounce import Timing
+from controller.table.session import TableController
 from engine.errors import DvonnError
 
 
@@ -82,15 +82,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def report(ctl: TableController, out: TextIO) -> None:
-    """The final actions one per line, then the score line if the game is over."""
-    for action in ctl.actions:
-        print(action, file=out)
-    if ctl.game.is_over():
-        w, b = ctl.game.score()
-        print(f"over white={w} black={b}", file=out)
-
-
 def unfinished_text(ctl: TableController) -> str:
     """'placing, ply 12, Black to act' for the note on an unfinished replay."""
     game = ctl.game
@@ -108,7 +99,7 @@ def _trace_writer(stream: TextIO) -> Any:
 def _open_journal(path: str | None) -> Any:
     if path is None:
         return None
-    from controller.journal import Journal
+    from controller.journal.store import Journal
 
     return Journal(Path(path), writer=True)  # one writer per journal: a second is refused
 
@@ -116,8 +107,8 @@ def _open_journal(path: str | None) -> Any:
 # ----------------------------------------------------------------------- demo
 def cmd_demo(args: argparse.Namespace) -> int:
     from controller.cli.paths import check_output_file
-    from controller.demo_driver import DemoOptions, run_demo
-    from controller.players import check_spec
+    from controller.players.player import check_spec
+    from controller.sim.demo import DemoOptions, run_demo
 
     players, white, black = args.players, check_spec(args.white), check_spec(args.black)
     if "," in players:  # --players ai,greedy: White and Black, the hands follow the LEDs
@@ -148,38 +139,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 # ----------------------------------------------------------------------- play
-class PlacementTeacher:
-    """Wraps the camera source: each placement the controller commits is a labelled example
-    (the piece just put down, seen in the frame that proved it), taught to the colour model."""
-
-    def __init__(self, camera: Any, controller: TableController) -> None:
-        self.camera = camera
-        self.controller = controller
-        self._taught = controller.game.ply
-
-    def poll(self, timeout: float = 0.0) -> list[Any]:
-        game = self.controller.game
-        if game.ply > self._taught and game.move_stack[-1].is_placement:
-            cell = game.move_stack[-1].target
-            assert cell is not None
-            self.camera.learn(cell, game.stack(cell))
-        self._taught = game.ply
-        return list(self.camera.poll(timeout))
-
-    def close(self) -> None:
-        self.camera.close()
-
-
 def cmd_play(args: argparse.Namespace) -> int:
     from controller.cli.paths import check_output_file
-    from controller.config import load_config
-    from controller.renderer import Renderer
-    from controller.runner import Drain, Runner, Source
+    from controller.config.settings import load_config
+    from controller.runner import Drain, PlacementTeacher, Runner, Source
+    from controller.table.renderer import Renderer
     from hardware.clock import SystemClock
     from hardware.leds import strip_from_config
 
     cfg = load_config(args.config)
-    from controller.players import check_spec
+    from controller.players.player import check_spec
 
     for spec in (args.white, args.black):  # before anything is opened
         if spec is not None:
@@ -223,7 +192,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if backend == "camera":
             camera.heights_provider = lambda: [len(s) for s in ctl.game.stacks()]
             sources[0] = PlacementTeacher(camera, ctl)
-        from controller.opponent import Opponent
+        from controller.players.opponent import Opponent
 
         opponent = Opponent(args.white or cfg.players.white_player,
                             args.black or cfg.players.black_player,
@@ -262,7 +231,7 @@ def _sensor_port(cfg: Any) -> str | None:
     when there is neither (play has no --port option)."""
     if cfg.sensor.backend != "sensor-board" or cfg.sensor.port:
         return str(cfg.sensor.port) if cfg.sensor.port else None
-    from controller.config import default_config_path
+    from controller.config.settings import default_config_path
     from hardware.sensorboard.client import find_board_port
 
     port = find_board_port()
@@ -275,7 +244,7 @@ def _sensor_port(cfg: Any) -> str | None:
 
 
 def _default_journal() -> str:
-    from controller.journal import default_journal_path
+    from controller.journal.store import default_journal_path
 
     return str(default_journal_path())
 

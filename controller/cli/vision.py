@@ -92,7 +92,8 @@ def cmd_read(args: argparse.Namespace) -> int:
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
     from controller.cli.paths import check_output_file
-    from vision.calibration import Calibration, calibrate_empty
+    from vision.calibration import Calibration
+    from vision.reader import calibrate_empty
 
     check_output_file("--out", args.out)
     base = _calibration(args.calibration) or Calibration()
@@ -166,7 +167,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     import numpy as np
 
     from controller.cli.paths import check_output_file
-    from vision.synthetic import heights_of, random_position, random_scene, render
+    from vision.synthetic.render import heights_of, random_position, random_scene, render
 
     check_output_file("--out", args.out, suffixes=IMAGE_SUFFIXES)
     rng = np.random.default_rng(args.seed)

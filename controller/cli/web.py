@@ -71,7 +71,7 @@ def cmd_web(args: argparse.Namespace) -> int:
                      else f"computer ({spec.strip().lower()})")
     journal = None
     if args.journal:
-        from controller.journal import Journal
+        from controller.journal.store import Journal
 
         journal = Journal(Path(args.journal), writer=True)  # one writer per journal
     try:

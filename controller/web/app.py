@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from controller.debounce import Timing
-from controller.session import TableController
+from controller.table.debounce import Timing
+from controller.table.session import TableController
 from controller.web.bridge import ControlSource, Inbox, Publisher
 from controller.web.hub import StateHub
 from controller.web.server import CameraFrames, WebServer, parse_address
@@ -94,7 +94,7 @@ class VirtualOptions:
     share_hints: bool = False
     hints: bool = False
     token: str | None = None
-    journal: Any = None  # a controller.journal.Journal, or None (the game is not stored)
+    journal: Any = None  # a controller.journal.store.Journal, or None (the game is not stored)
 
 
 def make_virtual_table(opts: VirtualOptions, clock: Clock | None = None

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.publish import table_state
-from controller.session import TableController
+from controller.table.session import TableController
 from controller.web.hub import StateHub
 from hardware.clock import Clock
 from hardware.events import BUTTONS, ButtonEvent, SensorEvent

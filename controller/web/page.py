@@ -15,7 +15,7 @@ import json
 import math
 from typing import Any
 
-from controller.config import DEFAULT_PALETTE
+from controller.table.renderer import DEFAULT_PALETTE
 from engine.geometry import CELL_NAMES, NUM_CELLS, cell_xy
 
 PITCH = 60.0  # SVG units between adjacent centres

@@ -20,7 +20,7 @@ back without the controller ever seeing it move.
 Computer players: ``agents`` maps a side ('w', 'b') to an :data:`Agent`, a function from a
 copy of the game to the action it plays; it runs in a worker thread and its action is carried
 out on the table like a click. :func:`agent_for` makes one from a player spec of
-:mod:`controller.players` (``ai[:LEVEL]``, ``random``, ``greedy``).
+:mod:`controller.players.player` (``ai[:LEVEL]``, ``random``, ``greedy``).
 
 Everything here runs in the thread that drives the controller (the runner's); pages reach it
 only through :class:`~controller.web.bridge.Inbox` commands.
@@ -32,7 +32,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from controller.session import TableController
+from controller.table.session import TableController
 from controller.web.bridge import CONTROLS, Command, Inbox
 from engine.game import Game
 from engine.geometry import CELL_NAMES, iter_cells, parse_cell
@@ -47,10 +47,10 @@ _MAX_NEXT = 8  # next presses before giving up on choosing a landing by the butt
 
 
 def agent_for(spec: str, side: str, seed: int = 0) -> Agent | None:
-    """The agent for a player spec (controller.players): None for ``human``; PlayerError
+    """The agent for a player spec (controller.players.player): None for ``human``; PlayerError
     (a DvonnError) naming a bad spec. ``cmd:`` programs need every action and take-back
     told to them, which the virtual table does not do (yet): refused."""
-    from controller.players import PlayerError, check_spec, is_human, make_player
+    from controller.players.player import PlayerError, check_spec, is_human, make_player
 
     text = check_spec(spec)
     if is_human(text):

@@ -1,4 +1,4 @@
-"""controller/config.example.toml lists every section and key the loaders accept, each with
+"""controller/config/example.toml lists every section and key the loaders accept, each with
 its meaning, and the values it shows are the defaults (and are accepted)."""
 
 from __future__ import annotations
@@ -11,19 +11,18 @@ from typing import Any
 
 import pytest
 
-from controller.config import (
+from controller.config.example import dump_default_config
+from controller.config.settings import (
     PALETTE_KEYS,
-    AnimationConfig,
     ButtonsConfig,
     Config,
     JournalConfig,
-    Palette,
     PlayersConfig,
     SensorConfig,
     TimingConfig,
-    dump_default_config,
     parse_config,
 )
+from controller.table.renderer import AnimationConfig, Palette
 from engine.errors import ConfigError
 from hardware.camera import Picamera2Source
 from hardware.leds.factory import DEFAULTS as LED_DEFAULTS
@@ -31,7 +30,7 @@ from hardware.leds.factory import check_section, layout_from_config
 from vision.backend import CAMERA_KEYS, GEOMETRY_KEYS
 from vision.geometry import BoardGeometry
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "controller" / "config.example.toml"
+EXAMPLE = Path(__file__).resolve().parents[2] / "controller" / "config" / "example.toml"
 KEY_LINE = re.compile(r"^(# )?([A-Za-z_][\w-]*) = (.+?)(\s+# .*)?$")
 SECTION = re.compile(r"^\[(\w+)\]$")
 
@@ -80,8 +79,8 @@ DOC = documented()
 
 def test_example_is_generated_from_the_defaults() -> None:
     assert EXAMPLE.read_text(encoding="utf-8") == dump_default_config(), (
-        "regenerate: python -c 'from controller.config import dump_default_config as d; "
-        "open(\"controller/config.example.toml\", \"w\").write(d())'")
+        "regenerate: python -c 'from controller.config.example import dump_default_config as d; "
+        "open(\"controller/config/example.toml\", \"w\").write(d())'")
 
 
 def test_example_is_valid_and_shows_the_defaults() -> None:
@@ -103,7 +102,7 @@ def test_every_section_of_the_loader_is_in_the_example() -> None:
                                      "players"])
 def test_every_key_of_the_loader_is_in_the_example(section: str) -> None:
     assert set(DOC[section]) == allowed_keys(section), (
-        f"[{section}] in controller/config.example.toml differs from what the loader accepts")
+        f"[{section}] in controller/config/example.toml differs from what the loader accepts")
 
 
 def test_palette_lists_every_role() -> None:

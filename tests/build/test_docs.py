@@ -61,5 +61,5 @@ def test_service_page_installs_for_play_not_the_demo() -> None:
     page = (ROOT / "docs" / "systemd.md").read_text(encoding="utf-8")
     assert "--system-site-packages" in page and "scripts/install-pi.sh" in page
     assert "run `python3 dev.py demo` once" not in page
-    unit = (ROOT / "controller" / "dvonn-board.service").read_text(encoding="utf-8")
+    unit = (ROOT / "scripts" / "dvonn-board.service").read_text(encoding="utf-8")
     assert re.search(r"^ExecStart=\S+/\.venv/bin/dvonn-board play$", unit, re.M)

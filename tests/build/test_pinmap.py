@@ -75,7 +75,7 @@ def test_readme_pin_table_is_generated_from_the_pin_map() -> None:
 
 def test_pi_pins_agree_with_the_led_driver_and_the_config_example() -> None:
     assert LED_DEFAULTS["gpio_pin"] == pinmap.PI_LED_PWM
-    example = (ROOT / "controller" / "config.example.toml").read_text(encoding="utf-8")
+    example = (ROOT / "controller" / "config" / "example.toml").read_text(encoding="utf-8")
     buttons = example.split("[buttons]", 1)[1].split("\n[", 1)[0]
     found = {m[1]: int(m[2]) for m in re.finditer(r"^#? ?(\w+) = (\d+)$", buttons, re.M)}
     assert {k: v for k, v in found.items() if k != "long_press"} == pinmap.PI_BUTTONS

@@ -179,7 +179,7 @@ def test_printed_scale_needs_all_four_markers() -> None:
 
 def test_calibrate_reports_the_printed_scale(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
-    from vision.synthetic import random_scene, render
+    from vision.synthetic.render import random_scene, render
 
     rng = np.random.default_rng(3)
     scene = random_scene(rng, [""] * 49, glare=False, shadow=False)

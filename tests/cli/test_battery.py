@@ -18,7 +18,7 @@ import pytest
 from cli_helpers import snapshot
 
 from controller.cli import main
-from controller.journal import Journal
+from controller.journal.store import Journal
 
 REPO = Path(__file__).resolve().parents[2]
 BATTERY: dict[str, Any] = json.loads(

@@ -18,7 +18,7 @@ from cli_helpers import snapshot
 
 import controller.cli.table as cli_table
 from controller.cli import main
-from controller.journal import Journal
+from controller.journal.store import Journal
 
 REPO = Path(__file__).resolve().parents[2]
 LOG = REPO / "tests" / "controller" / "data" / "board-seed3.jsonl"
@@ -251,7 +251,7 @@ def board_with_pieces(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A synthetic photo of the table in play (small, to render quickly)."""
     import cv2
 
-    from vision.synthetic import random_position, random_scene, render
+    from vision.synthetic.render import random_position, random_scene, render
 
     rng = np.random.default_rng(1)
     frame, _ = render(random_scene(rng, random_position(rng, 3), size=(800, 600)))

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from controller.session import TableController
+from controller.table.session import TableController
 from engine.game import Game
 from engine.move import Move
 from hardware.events import ButtonEvent, SnapshotEvent

@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterator
 import pytest
 from table_helpers import PLACEMENT, Feeder, board, edit, playouts
 
-from controller.catchup import Limits, decide, search
-from controller.expected import Expected
-from controller.inference import LIFTED, MISMATCH, explain
-from controller.session import TableController
+from controller.table.catchup import Limits, decide, search
+from controller.table.expected import Expected
+from controller.table.inference import LIFTED, MISMATCH, explain
+from controller.table.session import TableController
 from engine.game import Game
 from engine.geometry import CELL_NAMES, iter_cells
 from engine.move import PASS, Move

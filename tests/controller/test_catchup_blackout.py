@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from table_helpers import PLACEMENT, Feeder, board, edit, playouts, replay_from
 
-from controller.catchup import Limits, decide, search
+from controller.table.catchup import Limits, decide, search
 from engine.game import Game
 from engine.geometry import CELL_NAMES, iter_cells, parse_cell
 from engine.move import Move

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from table_helpers import PLACEMENT, Feeder, board, edit, replay_from
 
-from controller.catchup import decide, search
+from controller.table.catchup import decide, search
 from engine.game import Game
 from engine.geometry import CELL_NAMES, iter_cells
 from engine.move import Move

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from table_helpers import replay_from
 
-from controller.catchup import Decision, touches
-from controller.physical import Meanness, generate
-from controller.sessioncheck import replay_events, same
+from controller.sim.physical import Meanness, generate
+from controller.sim.scoring import replay_events, same
+from controller.table.catchup import Decision, touches
 from engine.game import Game
 from engine.geometry import mask_of
 from engine.move import Move

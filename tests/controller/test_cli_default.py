@@ -18,14 +18,14 @@ def _config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str | None) -
 
 def test_no_config_off_a_pi_is_the_demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _config(tmp_path, monkeypatch, None)
-    monkeypatch.setattr("controller.config.on_raspberry_pi", lambda: False)
+    monkeypatch.setattr("controller.config.settings.on_raspberry_pi", lambda: False)
     assert cli.default_command() == "demo"
 
 
 def test_a_pi_without_a_board_plugged_in_is_the_demo(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _config(tmp_path, monkeypatch, None)
-    monkeypatch.setattr("controller.config.on_raspberry_pi", lambda: True)
+    monkeypatch.setattr("controller.config.settings.on_raspberry_pi", lambda: True)
     monkeypatch.setattr("hardware.sensorboard.client.find_board_port", lambda: None)
     assert cli.default_command() == "demo"
     monkeypatch.setattr("hardware.sensorboard.client.find_board_port", lambda: "/dev/ttyACM0")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.journal import Journal
+from controller.journal.store import Journal
 from engine.game import Game
 from engine.records import game_from_json, parse_record
 

@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 
 from controller import cli
-from controller.journal import Journal
+from controller.journal.store import Journal
 
 ROOT = Path(__file__).resolve().parents[2]
 

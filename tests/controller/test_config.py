@@ -6,22 +6,22 @@ from pathlib import Path
 
 import pytest
 
-import controller.config as config_module
-from controller.config import (
-    DEFAULT_PALETTE,
+import controller.config.settings as config_module
+from controller.config.example import dump_default_config
+from controller.config.settings import (
     PALETTE_KEYS,
     Config,
     ConfigFileError,
     default_config_path,
-    dump_default_config,
     load_config,
     parse_colour,
     parse_config,
 )
-from controller.view import ROLES
+from controller.table.renderer import DEFAULT_PALETTE
+from controller.table.view import ROLES
 from engine.errors import ConfigError, DvonnError
 
-EXAMPLE = Path(config_module.__file__).with_name("config.example.toml")
+EXAMPLE = Path(config_module.__file__).with_name("example.toml")
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.debounce import Debouncer, Timing
+from controller.table.debounce import Debouncer, Timing
 
 E = "." * 49
 A = "x" + "." * 48

@@ -8,7 +8,7 @@ import pytest
 
 from controller.cli import main
 from controller.sensorlog import read_log, replay
-from controller.session import TableController
+from controller.table.session import TableController
 
 
 @pytest.mark.parametrize("extra", [[], ["--direct"], ["--players", "greedy", "--no-noise"]])

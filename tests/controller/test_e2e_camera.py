@@ -11,9 +11,8 @@ import cv2
 import numpy as np
 import pytest
 
-from controller.cli.table import PlacementTeacher
-from controller.runner import Runner
-from controller.session import TableController
+from controller.runner import PlacementTeacher, Runner
+from controller.table.session import TableController
 from engine.errors import ConfigError
 from engine.game import Game
 from engine.geometry import iter_cells
@@ -23,7 +22,7 @@ from hardware.clock import FakeClock
 from hardware.leds import RecordingStrip
 from vision.backend import CameraSensor, camera_from_config
 from vision.reader import BoardReader
-from vision.synthetic import Scene, render
+from vision.synthetic.render import Scene, render
 
 FRAME = 0.25  # seconds between camera frames
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from controller.demo_driver import DemoOptions, DemoResult, run_demo
-from controller.journal import Journal
+from controller.journal.store import Journal
 from controller.sensorlog import read_log, replay
-from controller.session import TableController
-from controller.simhands import Habits
+from controller.sim.demo import DemoOptions, DemoResult, run_demo
+from controller.sim.hands import Habits
+from controller.table.session import TableController
 from engine.game import Game
 from hardware.leds import RecordingStrip
 

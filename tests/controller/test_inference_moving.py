@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from table_helpers import Feeder, board, find_position, popcount, step_moves
 
-from controller.expected import Expected
-from controller.inference import LIFTED, MISMATCH, MOVE, explain
+from controller.table.expected import Expected
+from controller.table.inference import LIFTED, MISMATCH, MOVE, explain
 from engine.game import Game
 from engine.geometry import CELL_NAMES, iter_cells
 from engine.move import Move

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from table_helpers import PLACEMENT, Feeder, board, edit
 
-from controller.expected import Expected
-from controller.inference import IDLE, PLACE, explain
+from controller.table.expected import Expected
+from controller.table.inference import IDLE, PLACE, explain
 from engine.game import Game
 from engine.move import Move
 

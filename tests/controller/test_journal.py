@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import (
+from controller.journal.store import (
     SCHEMA_VERSION,
     GameInfo,
     Journal,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import Journal
+from controller.journal.store import Journal
 from engine.geometry import CELL_NAMES
 
 REPO = Path(__file__).resolve().parents[2]
@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 # The child appends actions forever, printing each index only after append() returned.
 CHILD = """
 import sys
-from controller.journal import Journal
+from controller.journal.store import Journal
 from engine.geometry import CELL_NAMES
 
 j = Journal(sys.argv[1])

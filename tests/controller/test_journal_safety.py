@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-import controller.journal_lock as journal_lock
-from controller.journal import DamagedJournalError, Journal, JournalError
-from controller.journal_lock import JournalBusyError, why_not_writable
+import controller.journal.lock as journal_lock
+from controller.journal.lock import JournalBusyError, why_not_writable
+from controller.journal.store import DamagedJournalError, Journal, JournalError
 from engine.geometry import CELL_NAMES
 
 REPO = Path(__file__).resolve().parents[2]
@@ -64,7 +64,7 @@ def test_a_second_writer_is_refused_naming_journal_and_holder(tmp_path: Path) ->
 def test_the_lock_dies_with_a_killed_holder(tmp_path: Path) -> None:
     """kill -9 leaves no stale lock (the lock file stays, the flock does not)."""
     path = tmp_path / "games.sqlite3"
-    code = ("import sys; from controller.journal import Journal\n"
+    code = ("import sys; from controller.journal.store import Journal\n"
             "j = Journal(sys.argv[1], writer=True); print('ready', flush=True)\n"
             "sys.stdin.read()\n")
     child = subprocess.Popen([sys.executable, "-c", code, str(path)], cwd=REPO,
@@ -154,7 +154,7 @@ def test_reading_a_closed_journal_creates_no_wal_or_shm(tmp_path: Path) -> None:
 def test_reading_sees_what_a_killed_writer_committed(tmp_path: Path) -> None:
     """The writer died with its -wal holding commits: a reader sees them, changes nothing."""
     path = tmp_path / "games.sqlite3"
-    code = ("import os, sys; from controller.journal import Journal\n"
+    code = ("import os, sys; from controller.journal.store import Journal\n"
             "j = Journal(sys.argv[1], writer=True); g = j.new_game()\n"
             "[j.append(g, c) for c in ('A1', 'B1')]; os._exit(0)\n")
     subprocess.run([sys.executable, "-c", code, str(path)], cwd=REPO, check=True,

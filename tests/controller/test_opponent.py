@@ -1,4 +1,5 @@
-"""controller.opponent on its own: suggestions, refusals, hints, external programs kept in step.
+"""controller.players.opponent on its own: suggestions, refusals, hints, external programs
+kept in step.
 
 (The end-to-end table flow, through TableController and the simulated table, is in
 test_opponent_table.py.)
@@ -13,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from controller.opponent import Opponent, _mover
-from controller.players import ExternalPlayer, PlayerError
+from controller.players.opponent import Opponent, _mover
+from controller.players.player import ExternalPlayer, PlayerError
 from engine.game import Game
 from engine.move import Move
 

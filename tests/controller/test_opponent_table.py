@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from table_helpers import PLACEMENT, Feeder, board
 
-from controller.opponent import Opponent
+from controller.players.opponent import Opponent
 from engine.game import Game
 from engine.geometry import CELL_NAMES, parse_cell
 from engine.move import Move
@@ -150,8 +150,8 @@ def test_hint_button_shows_the_best_action_in_a_human_game() -> None:
 
 
 def test_demo_with_computer_players_plays_a_whole_game() -> None:
-    from controller.demo_driver import DemoOptions, run_demo
-    from controller.simhands import Habits
+    from controller.sim.demo import DemoOptions, run_demo
+    from controller.sim.hands import Habits
 
     out = io.StringIO()
     result = run_demo(DemoOptions(fast=True, seed=3, direct=True, white="ai:1",
@@ -175,7 +175,7 @@ def test_demo_command_takes_players_for_each_side() -> None:
 
 
 def test_config_names_who_plays_each_side() -> None:
-    from controller.config import parse_config
+    from controller.config.settings import parse_config
     from engine.errors import ConfigError
 
     cfg = parse_config('[players]\nwhite_player = "AI:3"\nmove_time = 0.5\n')

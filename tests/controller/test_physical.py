@@ -1,4 +1,4 @@
-"""The mean generator of physical sessions (controller.physical): its games replay exactly.
+"""The mean generator of physical sessions (controller.sim.physical): its games replay exactly.
 
 The full 1,000-game runs per sensor kind are in benchmarks/sessions.py; here a few seeds.
 """
@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from controller.physical import Meanness, expected_lines, generate
-from controller.sessioncheck import replay_events, same
+from controller.sim.physical import Meanness, expected_lines, generate
+from controller.sim.scoring import replay_events, same
 from engine.game import Game
 from hardware.events import ButtonEvent, SnapshotEvent
 

@@ -12,7 +12,7 @@ import pytest
 
 from controller.cli import main
 from controller.cli.ai import run_engine, run_match, wilson
-from controller.players import (
+from controller.players.player import (
     EnginePlayer,
     ExternalPlayer,
     GreedyPlayer,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from controller.cli import sensors
-from controller.config import ConfigError, load_config
+from controller.config.settings import ConfigError, load_config
 from controller.sensorlog import SensorLogError, format_event, parse_line
 from hardware.events import SnapshotEvent
 

@@ -6,9 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.config import DEFAULT_PALETTE, AnimationConfig, Palette
-from controller.renderer import Renderer, describe
-from controller.view import ROLES, BoardView
+from controller.table.renderer import DEFAULT_PALETTE, AnimationConfig, Palette, Renderer, describe
+from controller.table.view import ROLES, BoardView
 from engine.geometry import parse_cell
 
 BLACK = (0, 0, 0)

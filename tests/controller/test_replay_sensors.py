@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.journal import Journal
+from controller.journal.store import Journal
 from engine.game import Game
 
 DATA = Path(__file__).parent / "data"

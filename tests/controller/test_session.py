@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from table_helpers import Feeder, board, find_position, popcount, step_moves
 
-from controller.journal import Journal
-from controller.session import TableController
+from controller.journal.store import Journal
+from controller.table.session import TableController
 from engine.game import Game
 from engine.geometry import CELL_NAMES, iter_cells
 from engine.move import PASS, Move
@@ -266,7 +266,7 @@ def test_trace_records_roles_prompt_and_mismatch(placed: Game) -> None:
 
 def test_view_of_a_lifted_stack_asks_prompting_once(placed: Game,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    from controller import guide
+    from controller.table import guide
 
     f = start(placed)
     s = next(c for c in iter_cells(placed.movable()) if popcount(placed.destinations(c)) > 1)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.sessioncheck import check_roles, run_session, same
+from controller.sim.scoring import check_roles, run_session, same
 
 HERE = Path(__file__).parent / "data" / "shared"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "sessions"

@@ -1,12 +1,12 @@
 """The sessions benchmark reports apart a game that is exact but for an order no sensor can
-observe (controller.sessioncheck.unseen_order); it is never counted as exact, and a reading
+observe (controller.sim.scoring.unseen_order); it is never counted as exact, and a reading
 that tells the orders apart, or a different position, makes it a plain difference."""
 
 from __future__ import annotations
 
 from table_helpers import PLACEMENT
 
-from controller.sessioncheck import unseen_order
+from controller.sim.scoring import unseen_order
 from engine.game import Game
 from hardware.events import SnapshotEvent
 

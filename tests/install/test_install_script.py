@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import parse_config
+from controller.config.settings import parse_config
 from hardware.leds.factory import check_section
 from hardware.sensorboard.client import PICO_PID, PICO_VID
 

@@ -5,8 +5,8 @@ frames without a hand that were not read exactly (issue #9). Each pastes back as
 
 from __future__ import annotations
 
-from vision.materials import Material
-from vision.synthetic import Hand, Scene
+from vision.synthetic.materials import Material
+from vision.synthetic.render import Hand, Scene
 
 #: Renderer seed 22, frame 142: grey paper, a lattice, glossy black tops under a 3300 K lamp;
 #: F3 (a 2-stack) mirrors the room: R-G -0.29 where the frame's other black tops are neutral.

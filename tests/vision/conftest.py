@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision.geometry import BoardGeometry
-from vision.synthetic import Scene, Truth, random_position, random_scene, render
+from vision.synthetic.render import Scene, Truth, random_position, random_scene, render
 
 SIZE = (800, 600)
 

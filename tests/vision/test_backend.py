@@ -5,7 +5,7 @@ from hardware.clock import FakeClock
 from hardware.events import SnapshotEvent
 from vision.backend import CameraSensor
 from vision.reader import BoardReader
-from vision.synthetic import heights_of
+from vision.synthetic.render import heights_of
 
 
 def test_poll_stamps_snapshots_with_the_clock(rendered) -> None:

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from engine.errors import ConfigError, DvonnError
-from vision.calibration import Calibration, CalibrationError, calibrate_empty
-from vision.reader import BoardReader
-from vision.synthetic import heights_of
+from vision.calibration import Calibration, CalibrationError
+from vision.reader import BoardReader, calibrate_empty
+from vision.synthetic.render import heights_of
 
 
 def test_round_trip(tmp_path) -> None:

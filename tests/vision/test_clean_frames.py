@@ -9,7 +9,7 @@ import pytest
 from engine.geometry import CELL_NAMES
 from tests.vision import clean_scenes
 from vision.reader import BoardReader
-from vision.synthetic import heights_of, render
+from vision.synthetic.render import heights_of, render
 
 
 @pytest.mark.parametrize("name", ["GLOSSY_BLACK", "BRIGHT_BLACK", "BEHIND_A_STACK",

@@ -7,7 +7,7 @@ from controller.cli import main
 from controller.cli.vision import parse_heights_text
 from engine.errors import DvonnError
 from engine.geometry import CELL_NAMES
-from vision.synthetic import heights_of
+from vision.synthetic.render import heights_of
 
 
 @pytest.fixture()

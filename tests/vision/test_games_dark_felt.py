@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from engine.geometry import parse_cell
-from vision.materials import Material
 from vision.reader import BoardReader
-from vision.synthetic import Scene, render
+from vision.synthetic.materials import Material
+from vision.synthetic.render import Scene, render
 
 DARK_FELT = Scene(
     stacks=[""] * 49, size=(960, 720), focal_per_width=0.8716, tilt_deg=12.917,

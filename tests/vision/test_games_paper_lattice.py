@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy as np
 
 from engine.geometry import parse_cell
-from vision.materials import Material
 from vision.reader import BoardReader
-from vision.synthetic import Hand, Scene, render
+from vision.synthetic.materials import Material
+from vision.synthetic.render import Hand, Scene, render
 
 PAPER_LATTICE = Scene(
     stacks=[""] * 49, size=(960, 720), focal_per_width=1.1936, tilt_deg=11.155,

@@ -17,10 +17,10 @@ from vision.hands import (
     mark_covered,
     print_cover,
 )
-from vision.materials import BOARD_STYLES
 from vision.measure import CellSamples
 from vision.reader import BoardReader
-from vision.synthetic import heights_of, random_position, random_scene, render
+from vision.synthetic.materials import BOARD_STYLES
+from vision.synthetic.render import heights_of, random_position, random_scene, render
 
 SIZE = (800, 600)
 SHAPE = (NUM_CELLS, len(ANGLES), len(RADII))

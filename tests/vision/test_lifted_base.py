@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from engine.geometry import parse_cell
-from vision.materials import Material
 from vision.reader import BoardReader
-from vision.synthetic import Scene, render
+from vision.synthetic.materials import Material
+from vision.synthetic.render import Scene, render
 
 #: The game's table: green laminate with a lattice and circles, a warm lamp, 28 deg tilt.
 GREEN_LAMINATE = Scene(

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from vision.reader import BoardReader
-from vision.synthetic import Scene, render
+from vision.synthetic.render import Scene, render
 
 #: The game's table: the project's sheet in cream ('beige'), a 4600 K lamp, 18 deg tilt.
 CREAM_SHEET = Scene(

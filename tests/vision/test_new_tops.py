@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.materials import Material
 from vision.reader import BoardReader
-from vision.synthetic import Scene, render
+from vision.synthetic.materials import Material
+from vision.synthetic.render import Scene, render
 
 #: From whole camera games (benchmarks/camera_games.py, games 4 and 1), where the first
 #: red, black and white placements read '?' ("neither empty nor a piece") and the game

@@ -10,9 +10,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.materials import Material
 from vision.reader import BoardReader
-from vision.synthetic import Scene, random_scene, render
+from vision.synthetic.materials import Material
+from vision.synthetic.render import Scene, random_scene, render
 
 SIZE = (800, 600)
 PAPER = Material(kind="paper", albedo=(219, 223, 226), grain=0.1, prints="circles",

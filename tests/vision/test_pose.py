@@ -5,7 +5,7 @@ import pytest
 from engine.errors import DvonnError
 from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, pose_from_markers
 from vision.reader import BoardReader
-from vision.synthetic import Scene, camera_pose, random_position, render
+from vision.synthetic.render import Scene, camera_pose, random_position, render
 
 
 def _exact_corners(scene: Scene, geometry) -> dict[int, np.ndarray]:

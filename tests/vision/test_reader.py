@@ -5,9 +5,10 @@ import pytest
 
 from engine.errors import DvonnError
 from engine.geometry import CELL_NAMES, NEIGHBOURS
+from vision.calibration import model_from_dict, model_to_dict
 from vision.classify import ColourModel
 from vision.reader import BoardReader, annotate, parse_heights
-from vision.synthetic import COLD, WARM, Scene, heights_of, render
+from vision.synthetic.render import COLD, WARM, Scene, heights_of, render
 
 SIZE = (800, 600)
 
@@ -130,13 +131,13 @@ def test_parse_heights_errors() -> None:
 def test_model_round_trip() -> None:
     model = ColourModel()
     model.empty_offset[3] = (0.1, -0.02, 0.03)
-    again = ColourModel.from_dict(model.to_dict())
+    again = model_from_dict(model_to_dict(model))
     assert np.allclose(again.empty_offset, model.empty_offset)
     assert all(np.allclose(again.means[k], model.means[k]) for k in "wbr")
     with pytest.raises(DvonnError, match="means.w"):
-        ColourModel.from_dict({"means": {"w": [1, 2]}})
+        model_from_dict({"means": {"w": [1, 2]}})
     with pytest.raises(DvonnError, match="stds must be a table"):  # was silently ignored
-        ColourModel.from_dict({"stds": [0.1, 0.1, 0.1]})
+        model_from_dict({"stds": [0.1, 0.1, 0.1]})
 
 
 def test_tiny_frame_is_board_not_found_not_a_cv2_assertion() -> None:
@@ -153,8 +154,8 @@ def test_lifted_stack_never_reads_as_a_colour(seed) -> None:
     expected top's spot now falls on the white sheet beyond the board, which once read 'w'.
     The bare base gives it away where the board does not look like a piece's shaded side
     wall (here green felt; on a grey board a lifted stack and a white one look alike)."""
-    from vision.materials import Material
-    from vision.synthetic import random_position, random_scene
+    from vision.synthetic.materials import Material
+    from vision.synthetic.render import random_position, random_scene
 
     rng = np.random.default_rng(1000 + seed)
     stacks = random_position(rng, 30)
@@ -175,8 +176,8 @@ def test_lifted_stack_never_reads_as_a_colour(seed) -> None:
 def test_the_empty_board_at_startup_is_learned() -> None:
     """An empty board is 49 labelled examples: each cell's own look (here a tinted fill in a
     printed ring, under uneven light) is kept relative to the others."""
-    from vision.materials import Material
-    from vision.synthetic import random_scene
+    from vision.synthetic.materials import Material
+    from vision.synthetic.render import random_scene
 
     rng = np.random.default_rng(77)
     scene = random_scene(rng, [""] * 49, size=SIZE, glare=False, shadow=False)

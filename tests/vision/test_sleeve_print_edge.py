@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from engine.geometry import parse_cell
-from vision.materials import Material
 from vision.reader import BoardReader
-from vision.synthetic import Hand, Scene, render
+from vision.synthetic.materials import Material
+from vision.synthetic.render import Hand, Scene, render
 
 #: Seed 1 frame 137: a white sleeve over G3 and I3 on a cream board printed with circles.
 WHITE_SLEEVE = Scene(stacks=['w', 'b', 'bb', 'b', '', 'r', 'b', 'w', 'b', 'b', 'w', 'b', '', 'wb', 'b', 'w', 'w', 'b', 'r', 'w', 'w', '', '', 'b', 'w', '', 'w', '', 'www', 'w', 'bb', 'rbw', 'b', 'w', 'b', 'bw', '', 'wwwb', '', '', '', 'w', 'b', 'w', '', 'b', 'b', '', 'w'], size=(1280, 960), focal_per_width=0.7353608848708149, tilt_deg=19.972628717242543, azimuth_deg=96.18898074113673, yaw_deg=-169.47807473305215, fill=0.9230290427092465, board_style='beige', cast=(1.0, 0.957126863950212, 0.906811991976897), exposure=1.2866047012399249, gradient=(-0.015160692718877544, -0.1143418206400553), vignette=0.046173662661404435, shadows=[], glare=[(962.66813012777, 252.4982734725815, 23.849954122768953, 261.1930272597865)], hands=[Hand(start=(-128.0, 339.1418759146718), end=(866.397950710474, 519.6686928736232), width=107.13914087249456, skin=(60, 86, 128), sleeve=(235, 235, 232), sleeve_share=0.7155700638368022), Hand(start=(-128.0, 778.4192439717392), end=(833.0296971790308, 514.0969986271249), width=94.86390305049144, skin=(120, 150, 205), sleeve=(215, 3, 110), sleeve_share=0.6083063139120455)], hidden_markers=(), blur=0.4259171624583241, noise=2.1067067435517384, jpeg_quality=92, seed=132597909, material=None, pieces={'w': (211, 213, 216), 'b': (19, 19, 23), 'r': (67, 43, 160)}, gloss=0.024878600248527394, side_shade=0.6944237658554355, decor=False, cast_shadow=(0.06921796750078224, -0.12558371871485036, 0.22272588170863455), jitter=1.6664035212497583, distortion=-0.03433381237258598, lamp_k=5921.339794661915)

@@ -41,7 +41,7 @@ def test_a_soft_edge_only_confirms_an_expected_top() -> None:
     step between neighbouring samples alone."""
     from test_sleeve_print_edge import WHITE_SLEEVE
 
-    from vision.synthetic import render
+    from vision.synthetic.render import render
 
     image, _ = render(WHITE_SLEEVE)
     heights = np.array([len(s) for s in WHITE_SLEEVE.stacks])

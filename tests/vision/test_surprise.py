@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.reader import BoardReader
-from vision.synthetic import heights_of, random_position, random_scene, render
+from vision.synthetic.render import heights_of, random_position, random_scene, render
 
 SIZE = (800, 600)
 

@@ -14,7 +14,7 @@ from test_lifted_base import GREEN_LAMINATE
 
 from engine.geometry import parse_cell
 from vision.reader import BoardReader
-from vision.synthetic import render
+from vision.synthetic.render import render
 
 CASE = json.loads((Path(__file__).parent / "data" / "taller-destination.json").read_text())
 

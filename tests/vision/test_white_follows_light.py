@@ -8,9 +8,9 @@ tinted the white tops orange: nine read "unknown colour" and a 4-stack read '.'.
 
 from __future__ import annotations
 
-from vision.materials import Material
 from vision.reader import BoardReader
-from vision.synthetic import Hand, Scene, render
+from vision.synthetic.materials import Material
+from vision.synthetic.render import Hand, Scene, render
 
 #: Seed 11 frame 110: all four cards in view, a cool lamp.
 ALL_CARDS = Scene(stacks=['b', 'b', 'w', 'w', 'bb', 'bb', '', '', 'b', '', 'bb', 'w', 'b', '', '', '', '', '', 'bbb', '', 'bw', '', 'ww', 'bw', 'wb', 'rb', 'w', 'w', 'w', 'b', 'r', 'w', '', 'w', '', '', 'b', 'w', 'w', 'br', 'b', 'wwb', '', 'w', 'b', '', 'ww', 'w', ''], size=(1280, 960), focal_per_width=0.9061758255704494, tilt_deg=17.415934595736225, azimuth_deg=38.704089899837584, yaw_deg=129.6970186510273, fill=0.8459625827425485, board_style='grey', cast=(1.0, 0.7718735495650023, 0.6555355901244121), exposure=0.8893330312934644, gradient=(0.002587661126673635, 0.02967447112170507), vignette=0.12344476587858708, shadows=[], glare=[], hands=[Hand(start=(453.7249741142236, -96.0), end=(688.332459400711, 330.81544619294533), width=98.02211760257023, skin=(150, 176, 226), sleeve=(157, 115, 92), sleeve_share=0.5264465333081709)], hidden_markers=(), blur=0.6561653455769222, noise=2.8436721428377334, jpeg_quality=78, seed=245122012, material=Material(kind='felt', albedo=(57, 57, 152), grain=0.4721177300789616, prints='lattice+circles', ink=(187, 205, 193), fill=None, table=(100, 131, 106), table_grain=0.5297582303517179, card=(227, 226, 228), quiet=1.6307040782287072, seed=105202602), pieces={'w': (193, 204, 212), 'b': (39, 41, 38), 'r': (53, 54, 195)}, gloss=0.1280741235133489, side_shade=0.5920502738595511, decor=False, cast_shadow=(-0.0460443571111212, 0.3625427221921063, 0.4349675161561194), jitter=1.8344274655703767, distortion=-0.05349279188870033, lamp_k=4295.239957066869)

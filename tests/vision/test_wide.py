@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.materials import Material
 from vision.reader import BoardReader
-from vision.synthetic import Hand, Scene, heights_of, random_position, random_scene, render
+from vision.synthetic.materials import Material
+from vision.synthetic.render import Hand, Scene, heights_of, random_position, random_scene, render
 
 SIZE = (800, 600)
 
@@ -84,7 +84,7 @@ def test_a_board_coloured_hand_hides_the_print_so_covered_empty_cells_read_unkno
         seed: int) -> None:
     """Colour cannot tell a hand the colour of the board from the empty board; the board's own
     print (circles, tinted fills) around each empty cell can: a hand lying there hides it."""
-    from vision.materials import Material
+    from vision.synthetic.materials import Material
 
     rng = np.random.default_rng(8000 + seed)
     stacks = random_position(rng, 25)
@@ -122,7 +122,7 @@ def test_red_tops_do_not_teach_the_black_tint() -> None:
     (found by tests/controller/test_e2e_camera.py)."""
     from dataclasses import replace
 
-    from vision.synthetic import Scene
+    from vision.synthetic.render import Scene
 
     stacks = [""] * 49
     for cell, piece in ((10, "r"), (20, "r"), (30, "r"), (40, "w"), (25, "b"), (5, "b")):
@@ -141,8 +141,8 @@ def _lattice_card_scene() -> object:
     """A card board printed with a lattice (lines through every cell's centre, thick ones),
     under an uncorrected barrel lens: the pose is a few pixels off, so the lines cross many
     of an empty cell's sample points (a widened-renderer frame, seed 1, frame 193)."""
-    from vision.materials import Material
-    from vision.synthetic import Scene
+    from vision.synthetic.materials import Material
+    from vision.synthetic.render import Scene
 
     stacks = ["w", "w", "", "wwb", "w", "", "bw", "", "w", "", "w", "", "", "r", "", "bw", "w",
               "w", "bb", "bwb", "", "bb", "", "", "", "", "", "b", "", "", "", "bbrb", "",
@@ -183,8 +183,8 @@ def test_a_printed_circle_round_an_empty_cell_is_no_disc_edge() -> None:
     cell shows an edge all round (its printed circle), so a piece the position does not
     expect must show an edge beyond the one the frame's empty cells show (without that,
     eight empty cells here read 'b'; widened-renderer frame, seed 1, frame 153)."""
-    from vision.materials import Material
-    from vision.synthetic import Scene
+    from vision.synthetic.materials import Material
+    from vision.synthetic.render import Scene
 
     stacks = ["w", "brw", "w", "", "b", "b", "b", "", "b", "w", "", "bb", "", "bw", "", "",
               "r", "b", "b", "w", "ww", "", "wb", "w", "b", "w", "bb", "bwwb", "", "wbw", "bw",
@@ -214,7 +214,7 @@ def test_a_sleeve_over_one_marker_cards_margin_is_not_the_white(seed: int) -> No
     import cv2
 
     from vision.geometry import BoardGeometry
-    from vision.synthetic import camera_pose
+    from vision.synthetic.render import camera_pose
 
     rng = np.random.default_rng(5000 + seed)
     stacks = random_position(rng)
@@ -243,8 +243,8 @@ def test_white_tops_clipped_by_a_bright_lamp_are_white_not_glare() -> None:
     """Where the lamp is bright enough to clip the marker cards' white, a white top clips by
     itself: a clipped top there is a white piece, not a glare spot that may hide any colour
     (without that, two white tops here read '?'; widened-renderer frame, seed 2, frame 28)."""
-    from vision.materials import Material
-    from vision.synthetic import Scene
+    from vision.synthetic.materials import Material
+    from vision.synthetic.render import Scene
 
     stacks = ["b", "", "b", "b", "w", "b", "b", "ww", "", "w", "", "bb", "r", "w", "", "",
               "w", "", "b", "", "ww", "ww", "b", "w", "w", "bbb", "ww", "w", "b", "w", "", "",
@@ -272,8 +272,8 @@ def test_a_whole_disc_beside_a_hand_is_read_and_the_covered_cells_stay_unknown()
     but each top shows its whole disc (a strong edge all round, an even face of a piece's
     colour), which a hand or sleeve over it would hide (without that, both read '?';
     widened-renderer frame, seed 1, frame 418). The 19 covered cells get no colour."""
-    from vision.materials import Material
-    from vision.synthetic import Hand, Scene
+    from vision.synthetic.materials import Material
+    from vision.synthetic.render import Hand, Scene
 
     stacks = ["", "", "w", "w", "w", "b", "", "", "", "wb", "", "bbwb", "r", "", "wwbb", "",
               "bb", "wb", "wb", "", "", "w", "b", "", "", "", "bb", "wbw", "b", "", "w", "w",

@@ -119,7 +119,7 @@ def test_a_virtual_game_in_a_journal_resumes_where_it_stopped(tmp_path: Path) ->
 
 def test_a_journal_held_by_another_table_is_refused(tmp_path: Path) -> None:
     """One writer per journal: the virtual table refuses a journal a demo or play holds."""
-    from controller.journal import Journal
+    from controller.journal.store import Journal
 
     journal = tmp_path / "games.sqlite3"
     with Journal(journal, writer=True):

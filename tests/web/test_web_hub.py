@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from controller.session import TableController
+from controller.table.session import TableController
 from controller.web.bridge import Publisher
 from controller.web.hub import QUEUE_SIZE, StateHub, public_state
 from hardware.events import ButtonEvent, SnapshotEvent

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from controller.publish import FORMAT, VERSION, last_step, table_state
-from controller.session import TableController
+from controller.table.session import TableController
 from engine.game import Game
 from engine.geometry import CELL_NAMES
 from engine.move import Move
@@ -50,7 +50,7 @@ def test_last_step_names_the_move_and_the_stacks_it_cut_off_skipping_passes() ->
 def test_a_hint_of_the_computer_is_published_as_analysis_and_hidden_from_spectators() -> None:
     import random
 
-    from controller.opponent import Opponent
+    from controller.players.opponent import Opponent
     from controller.web.hub import public_state
     from hardware.events import ButtonEvent, SnapshotEvent
 

@@ -9,7 +9,7 @@ import pytest
 
 from controller.publish import table_state
 from controller.runner import Runner
-from controller.session import TableController
+from controller.table.session import TableController
 from controller.web.app import VIRTUAL_TIMING
 from controller.web.bridge import Command, Inbox
 from controller.web.virtual import VirtualTable, agent_for

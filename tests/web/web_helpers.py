@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from controller.debounce import Timing
 from controller.runner import Runner
-from controller.session import TableController
-from controller.simhands import DirectTable
+from controller.sim.hands import DirectTable
+from controller.table.debounce import Timing
+from controller.table.session import TableController
 from controller.web.app import VirtualOptions, WebView, make_virtual_table
 from engine.game import Game
 from hardware.clock import FakeClock

@@ -1,6 +1,6 @@
 """The journal's SQLite layer: schema, result codes, rows as :class:`GameInfo`, WAL mode.
 
-Kept apart from :mod:`controller.journal` (the game store's operations) so each stays short.
+Kept apart from :mod:`controller.journal.store` (the game store's operations) so each stays short.
 """
 
 from __future__ import annotations

@@ -22,8 +22,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from controller.inference import LIFTED, MISMATCH
-from controller.players import (
+from controller.players.player import (
     ExternalPlayer,
     Player,
     PlayerError,
@@ -31,6 +30,7 @@ from controller.players import (
     is_human,
     make_player,
 )
+from controller.table.inference import LIFTED, MISMATCH
 from engine.analysis import Analysis, analyse
 from engine.errors import DvonnError
 from engine.game import Game
@@ -39,7 +39,7 @@ from engine.move import PASS, Move
 from engine.search import Limits, Searcher
 
 if TYPE_CHECKING:
-    from controller.session import TableController
+    from controller.table.session import TableController
 
 Clock = Callable[[], float]
 #: A hint's budget: about a second on a Pi 4 (some 3,000 nodes a second there), capped in time.

@@ -25,9 +25,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from controller.catchup import Limits
 from controller.sensorlog import LogEvent
-from controller.session import TableController
+from controller.table.catchup import Limits
+from controller.table.session import TableController
 from engine.game import Game
 from engine.geometry import NEIGHBOURS
 from engine.move import PASS, Move

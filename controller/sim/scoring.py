@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.expected import Expected
-from controller.sensorlog import LogEvent, log_colours, read_log, replay
-from controller.session import TableController
+from controller.sensorlog import LogEvent, log_colours, read_log, replay, report
+from controller.table.expected import Expected
+from controller.table.session import TableController
 from engine.game import Game
 from engine.geometry import iter_cells
 from engine.move import Move
@@ -38,8 +38,6 @@ class Outcome:
 def replay_events(events: Sequence[LogEvent], *, colours: bool | None = None,
                   **kw: Any) -> Outcome:
     """Replay events as ``replay-sensors --trace`` does; returns what it prints and traces."""
-    from controller.cli.table import report
-
     trace: list[dict[str, Any]] = []
     if colours is None:
         colours = log_colours(events)

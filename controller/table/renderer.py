@@ -10,10 +10,52 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 
-from controller.config import DEFAULT_PALETTE, RGB, AnimationConfig, Palette
-from controller.view import ROLES, BoardView
+from controller.table.view import ROLES, BoardView
 from engine.geometry import CELL_NAMES, NUM_CELLS
+from hardware.leds.frame import RGB
+
+#: The colour of each role (and of ``background``, a cell without one) unless configured.
+DEFAULT_PALETTE: dict[str, RGB] = {
+    "movable": (40, 160, 40),
+    "source": (255, 255, 255),
+    "destination": (0, 60, 255),
+    "remove": (255, 40, 0),
+    "mismatch": (255, 0, 160),
+    "last": (255, 150, 0),
+    "suggest": (0, 220, 220),
+    "own-white": (255, 200, 120),
+    "own-black": (140, 0, 200),
+    "winner": (255, 215, 0),
+    "background": (0, 0, 0),
+}
+
+
+@dataclass(frozen=True)
+class Palette:
+    """A colour for every role of controller.table.view.ROLES and for ``background``."""
+
+    colours: dict[str, RGB] = field(default_factory=lambda: dict(DEFAULT_PALETTE))
+
+    def __getitem__(self, role: str) -> RGB:
+        return self.colours[role]
+
+
+@dataclass(frozen=True)
+class AnimationConfig:
+    """Blinking (``blink_hz``), pulsing of destination/suggest, and overall brightness.
+
+    ``pulse`` is the pulse rate in Hz (0 = steady); ``pulse_depth`` how far it dims (0..1);
+    ``blink_roles`` always blink, in addition to the cells the BoardView marks.
+    """
+
+    blink_hz: float = 2.0
+    pulse: float = 1.0
+    pulse_depth: float = 0.6
+    brightness: float = 1.0
+    blink_roles: tuple[str, ...] = ("mismatch",)
+
 
 PULSING_ROLES = ("destination", "suggest")
 STATUS_LEDS = 2

@@ -1,14 +1,14 @@
 """Synthetic camera frames of a known position, with the ground truth, for tests and benchmarks.
 
 The board plane (table, board material and print, markers on the sheet or on white cards; see
-vision.materials) is drawn once as a texture in millimetres and warped into the frame through
-the camera; stacks are 3-D discs (ivory to paper white, matte to glossy black, a rim, a shaded
-side wall, a cast shadow, slightly off-centre) drawn far to near, so tall stacks lean and hide
-what is behind them; hands are arms from the frame edge with sleeves of any colour. Lamps of
-2700-6500 K under an imperfect white balance, gradients, vignette, shadows, glare, clipped
-highlights, lens distortion, blur, noise and JPEG are applied last. An id buffer drawn
-alongside gives the truth: how much of each cell's top really shows, and what a reader must
-say there (``Truth.expected``, scored like ../shared/photos).
+vision.synthetic.materials) is drawn once as a texture in millimetres and warped into the frame
+through the camera; stacks are 3-D discs (ivory to paper white, matte to glossy black, a rim, a
+shaded side wall, a cast shadow, slightly off-centre) drawn far to near, so tall stacks lean
+and hide what is behind them; hands are arms from the frame edge with sleeves of any colour.
+Lamps of 2700-6500 K under an imperfect white balance, gradients, vignette, shadows, glare,
+clipped highlights, lens distortion, blur, noise and JPEG are applied last. An id buffer drawn
+alongside gives the truth: how much of each cell's top really shows, and what a reader must say
+there (``Truth.expected``, scored like ../shared/photos).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import numpy as np
 
 from engine.geometry import NEIGHBOURS, NUM_CELLS
 from vision.geometry import BoardGeometry
-from vision.materials import (
+from vision.synthetic.materials import (
     BOARD_STYLES,
     PAPER_ALBEDO,
     TABLE_ALBEDO,

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from controller.session import TableController
+from controller.table.session import TableController
 from engine.game import Game
 from engine.move import Move
 

@@ -1,11 +1,11 @@
 """TableController: the game on the table, driven by sensor events, guiding with a BoardView.
 
-It debounces snapshots, asks the catch-up search (:mod:`controller.catchup`) which short
+It debounces snapshots, asks the catch-up search (:mod:`controller.table.catchup`) which short
 action sequences explain the stable readings (cells a hand still covers count as unreadable),
 commits what every explanation agrees on to the engine and the journal (durably, before the
 next turn is shown), passes forced passes, takes back what only a take-back explains, lights
 what tells the remaining explanations apart, and keeps the state the BoardView is built from
-(:mod:`controller.guide`). Time comes only from the events.
+(:mod:`controller.table.guide`). Time comes only from the events.
 """
 
 from __future__ import annotations
@@ -14,18 +14,18 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from controller import guide
-from controller.catchup import Decision, Limits, Result, decide, lands, search, touches
-from controller.debounce import Debouncer, Timing
-from controller.expected import Expected, has_colours, names, strip_colours
-from controller.inference import IDLE, LIFTED, MISMATCH, WAIT, Explanation
-from controller.view import BoardView
+from controller.table import guide
+from controller.table.catchup import Decision, Limits, Result, decide, lands, search, touches
+from controller.table.debounce import Debouncer, Timing
+from controller.table.expected import Expected, has_colours, strip_colours
+from controller.table.inference import IDLE, LIFTED, MISMATCH, WAIT, Explanation
+from controller.table.trace import RoleTrace, Trace
+from controller.table.view import BoardView
 from engine.game import Game
 from engine.geometry import iter_cells
 from engine.move import PASS, Move
 from hardware.events import ButtonEvent, SensorEvent, SnapshotEvent, StatusEvent
 
-Trace = Callable[[dict[str, Any]], None]
 _INF = float("inf")
 _MAX_CHAIN = 100
 #: A cell unreadable for longer than this (seconds) is misread, not under a passing hand.
@@ -33,7 +33,7 @@ HAND_PATIENCE = 3.0
 
 
 class JournalLike(Protocol):
-    """The part of controller.journal.Journal the controller uses."""
+    """The part of controller.journal.store.Journal the controller uses."""
 
     def new_game(self, *, white: str = ..., black: str = ..., source: str = ...) -> int: ...
     def append(self, game_id: int, action: str) -> int: ...
@@ -93,11 +93,11 @@ class TableController:
         self.players = players
         self.source = source
         self.new_needs_long = new_needs_long
-        self._trace = trace
+        self._trace = RoleTrace(trace) if trace is not None else None
         #: Called with the controller after every event it handled (e.g. the web view's
         #: publisher); they run in the thread that drives the controller.
         self.listeners: list[Callable[[TableController], None]] = []
-        #: The computer players and hints (controller.opponent.Opponent.attach), or None.
+        #: The computer players and hints (controller.players.opponent.Opponent.attach), or None.
         self.opponent: Any = None
         self.game = game.copy() if game is not None else Game()
         self.game_id: int | None = None
@@ -116,7 +116,7 @@ class TableController:
                 self.game_id = journal.new_game(white=players[0], black=players[1], source=source)
         self.stable: str | None = None
         #: per cell, the time of the stable reading since which it reads empty (inf: it does
-        #: not): what emptied first happened first (controller.catchup, ``since``)
+        #: not): what emptied first happened first (controller.table.catchup, ``since``)
         self._since: list[float] = [_INF] * 49
         self.removals: dict[int, str] = {}
         # the removals as they were before each action of the game (for take-backs)
@@ -133,8 +133,6 @@ class TableController:
         self.finished = False
         self._unreadable = 0
         self._choice_empty = 0  # cells already empty when the current prompt began
-        self._last_trace: tuple[dict[str, str], tuple[str, tuple[str, ...]], tuple[str, ...]] = (
-            {}, ("", ()), ())
         self._auto_pass()
         self._check_over()
 
@@ -566,26 +564,12 @@ class TableController:
         else:
             self.suggested = cells[(cells.index(self.suggested) + 1) % len(cells)]
 
-    # ----------------------------------------------------------------- trace
+    # ----------------------------------------------------------------- listeners
     def _emit(self, t: float) -> None:
         for listener in self.listeners:
             listener(self)
-        if self._trace is None:
-            return
-        view = self.view()
-        roles = view.named_roles()
-        prompt = (view.prompt, tuple(names(sum(1 << c for c in view.blink))) if view.prompt
-                  else ())
-        mismatch = tuple(n for n, r in roles.items() if r == "mismatch")
-        last_roles, last_prompt, last_mismatch = self._last_trace
-        if roles != last_roles:
-            self._trace({"t": round(t, 6), "roles": roles})
-        if prompt != last_prompt and view.prompt:
-            self._trace({"t": round(t, 6), "prompt": view.prompt, "cells": list(prompt[1])})
-        if mismatch != last_mismatch and mismatch:
-            self._trace({"t": round(t, 6), "mismatch": list(mismatch)})
-        self._last_trace = (roles, prompt, mismatch)
-
+        if self._trace is not None:
+            self._trace(t, self.view())
 
 def _empty(snap: str) -> int:
     """Mask of the cells that read empty."""

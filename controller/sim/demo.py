@@ -15,8 +15,8 @@ from typing import Any, TextIO
 
 from controller.runner import Runner
 from controller.sensorlog import LogRecorder
-from controller.session import TableController
-from controller.simhands import DirectTable, Habits, Hands
+from controller.sim.hands import DirectTable, Habits, Hands
+from controller.table.session import TableController
 from hardware.clock import Clock, FakeClock, SystemClock
 from hardware.events import ButtonEvent, SensorEvent, SnapshotEvent
 
@@ -84,7 +84,7 @@ def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
     try:
         journal = None
         if opts.journal:
-            from controller.journal import Journal
+            from controller.journal.store import Journal
 
             journal = Journal(opts.journal)
             closers.append(journal)
@@ -92,7 +92,7 @@ def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
                               source="demo",
                               players=(f"{opts.players}-{seed}", f"{opts.players}-{seed}"))
         if opts.white != "human" or opts.black != "human":
-            from controller.opponent import Opponent
+            from controller.players.opponent import Opponent
 
             opponent = Opponent(opts.white, opts.black, seed=seed, move_time=opts.move_time)
             closers.append(opponent)

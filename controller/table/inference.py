@@ -6,7 +6,7 @@ landing spaces), a move that is now certain, a choice the readings cannot make (
 tell the candidates apart), or something no legal action explains (``mismatch``, with the
 differing cells). It never changes the game.
 
-It is the one-action case of :mod:`controller.catchup`: every candidate action predicts the
+It is the one-action case of :mod:`controller.table.catchup`: every candidate action predicts the
 whole board, and only candidates whose prediction agrees with every readable cell remain, so a
 top colour that did not change is evidence too (a camera), and so is a cut-off stack already
 taken away (occupancy only).
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller.catchup import Limits, Result, decide, search
-from controller.expected import Expected
+from controller.table.catchup import Limits, Result, decide, search
+from controller.table.expected import Expected
 from engine.game import Game
 from engine.move import Move
 

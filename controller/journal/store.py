@@ -34,8 +34,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
-from controller import journal_recover
-from controller.journal_db import (
+from controller.journal import recover
+from controller.journal.db import (
     ABANDONED,
     FILE_NAME,
     RESULTS,
@@ -56,7 +56,7 @@ from controller.journal_db import (
     set_wal,
     utc_now,
 )
-from controller.journal_lock import (
+from controller.journal.lock import (
     WriterLock,
     lock_path,
     os_problem,
@@ -172,7 +172,7 @@ class Journal:
             raise JournalError(f"{where} cannot be read: {why_not_readable(self.path)}")
         if self.path.stat().st_size == 0:
             raise JournalError(f"{where} is an empty file, not a dvonn-board journal")
-        uri = journal_recover.read_only_uri(self.path)
+        uri = recover.read_only_uri(self.path)
         if not self.path.with_name(self.path.name + "-wal").exists():
             uri += "&immutable=1"
         try:
@@ -210,13 +210,13 @@ class Journal:
     def _recover(self, damage: DamagedJournalError) -> sqlite3.Connection:
         """Move the damaged file aside (never deleted), carry what is readable into a new one."""
         try:
-            aside = journal_recover.move_aside(self.path)
+            aside = recover.move_aside(self.path)
         except OSError as exc:
             raise JournalError(f"{damage}; it cannot be moved aside: {os_problem(exc)}") from exc
-        found = journal_recover.salvage(aside)
+        found = recover.salvage(aside)
         conn = self._open_writable()
         try:
-            journal_recover.restore(conn, found)
+            recover.restore(conn, found)
         except sqlite3.Error as exc:
             conn.close()
             raise JournalError(f"{damage}; it was moved to {aside}, but the recovery failed: "

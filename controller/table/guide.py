@@ -7,14 +7,12 @@ Priority per cell: ``mismatch`` > ``remove`` > the lifted stack's ``source`` / `
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-from controller.inference import LIFTED, MISMATCH
-from controller.view import BoardView
+from controller.table.inference import LIFTED, MISMATCH, Explanation
+from controller.table.view import BoardView
+from engine.game import Game
 from engine.geometry import CELL_NAMES, iter_cells
-
-if TYPE_CHECKING:
-    from controller.session import TableController
 
 CHOOSE_DESTINATION = "choose-destination"
 #: every candidate landed on the cell chosen, from different stacks: where did it come from?
@@ -22,7 +20,21 @@ CHOOSE_SOURCE = "choose-source"
 _SIDE = {"w": "White", "b": "Black"}
 
 
-def prompting(ctl: TableController) -> int:
+class TableState(Protocol):
+    """What the guide reads of the table's controller (a TableController)."""
+
+    game: Game
+    explanation: Explanation
+    blocked: bool  # after undo/new: the table must match before anything is inferred
+    suggested: int | None
+    removals: dict[int, str]
+    hints: bool
+    status: str
+    message: str
+    opponent: Any  # controller.players.opponent.Opponent, or None
+
+
+def prompting(ctl: TableState) -> int:
     """The candidate cells the players must choose between (0 when no prompt is due).
 
     The controller prompts when the readings leave two or more explanations that differ
@@ -35,7 +47,7 @@ def prompting(ctl: TableController) -> int:
     return e.choice
 
 
-def last_step(ctl: TableController) -> tuple[int, int] | None:
+def last_step(ctl: TableState) -> tuple[int, int] | None:
     """Source and target of the last stack move (passes skipped), if the last action moved."""
     for move in reversed(ctl.game.move_stack):
         if move.is_pass:
@@ -46,7 +58,7 @@ def last_step(ctl: TableController) -> tuple[int, int] | None:
     return None
 
 
-def compose(ctl: TableController) -> BoardView:
+def compose(ctl: TableState) -> BoardView:
     """The BoardView of a TableController (reads its state, changes nothing)."""
     game = ctl.game
     e = ctl.explanation
@@ -83,7 +95,7 @@ def compose(ctl: TableController) -> BoardView:
         if ctl.hints:
             for c in iter_cells(game.movable()):
                 roles[c] = "movable"
-    opponent = getattr(ctl, "opponent", None)
+    opponent = ctl.opponent
     if opponent is not None and not ctl.blocked and not game.is_over():
         extra, lit = opponent.roles(ctl, e.source if e.kind == LIFTED else None)
         roles.update(extra)
@@ -97,7 +109,7 @@ def compose(ctl: TableController) -> BoardView:
                      message=message(ctl, prompted=prompted), prompt=prompt)
 
 
-def message(ctl: TableController, *, prompted: int | None = None) -> str:
+def message(ctl: TableState, *, prompted: int | None = None) -> str:
     """One line for a display or terminal (``prompted``: :func:`prompting` when known)."""
     game = ctl.game
     e = ctl.explanation
@@ -122,7 +134,7 @@ def message(ctl: TableController, *, prompted: int | None = None) -> str:
         parts.append("remove the cut-off stacks")
     else:
         parts.append(f"{_SIDE[game.turn]} to move")
-    opponent = getattr(ctl, "opponent", None)
+    opponent = ctl.opponent
     note = opponent.message(ctl) if opponent is not None else ""
     if note:
         parts.append(note)

@@ -1,0 +1,148 @@
+"""The house keeps its shape: each part imports only the parts below it (CONTRIBUTING.md,
+"Package dependencies"), no two files import each other (directly or round a circle), and no
+file grows past 600 lines. Imports inside functions count: a lazy import is still an arrow."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("engine", "hardware", "vision", "controller", "firmware")
+MAX_LINES = 600
+
+#: part -> the parts it may import (its own files aside). A part is a top-level package, or a
+#: folder (or a lone module) directly inside controller/ or vision/.
+ALLOWED: dict[str, set[str]] = {
+    "engine": set(),
+    "firmware": set(),
+    "hardware": {"engine"},
+    "vision": {"engine", "hardware"},  # hardware: the events the camera backend emits
+    "vision.synthetic": {"engine", "vision"},
+    "controller.table": {"engine", "hardware"},
+    "controller.journal": {"engine"},
+    "controller.players": {"engine", "controller.table"},
+    "controller.config": {"engine", "hardware", "controller.table", "controller.players"},
+    "controller.sensorlog": {"engine", "hardware", "controller.table"},
+    "controller.publish": {"engine", "controller.table"},
+    "controller.runner": {"engine", "hardware", "controller.table", "controller.sensorlog"},
+}
+_BELOW_SIM = {"engine", "hardware", "vision", "controller.table", "controller.journal",
+              "controller.players", "controller.config", "controller.sensorlog",
+              "controller.publish", "controller.runner"}
+ALLOWED["controller.sim"] = _BELOW_SIM
+ALLOWED["controller.web"] = _BELOW_SIM
+ALLOWED["controller.cli"] = _BELOW_SIM | {"vision.synthetic", "controller.sim", "controller.web"}
+
+
+def part_of(module: str) -> str:
+    parts = module.split(".")
+    if parts[0] in ("controller", "vision") and len(parts) > 1:
+        inner = ROOT / parts[0] / parts[1]
+        if inner.is_dir() or parts[0] == "controller":
+            return f"{parts[0]}.{parts[1]}"
+    return parts[0]
+
+
+def project_files() -> Iterator[tuple[str, Path]]:
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            yield module.removesuffix(".__init__"), path
+
+
+def is_module(name: str) -> bool:
+    path = ROOT.joinpath(*name.split("."))
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+
+
+def imports(module: str, path: Path) -> set[str]:
+    """The project modules ``path`` imports (at the top or inside a function)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, base] if base else up)
+            for alias in node.names:
+                found.add(f"{base}.{alias.name}" if is_module(f"{base}.{alias.name}") else base)
+    return {name for name in found if name.split(".")[0] in PACKAGES and is_module(name)}
+
+
+GRAPH = {module: imports(module, path) for module, path in project_files()}
+
+
+def test_every_part_is_known() -> None:
+    unknown = sorted({part_of(m) for m in GRAPH} - set(ALLOWED) - {"controller"})
+    assert not unknown, f"add these parts to ALLOWED (and CONTRIBUTING.md): {unknown}"
+
+
+def test_no_part_imports_one_above_it() -> None:
+    wrong = sorted(
+        f"{module} imports {target}"
+        for module, targets in GRAPH.items()
+        for target in targets
+        if part_of(target) != part_of(module)
+        and part_of(module) != "controller"
+        and part_of(target) not in ALLOWED[part_of(module)]
+    )
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_files_import_each_other() -> None:
+    """No circle of imports between files (Tarjan's strongly connected components)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in GRAPH.get(node, ()):
+            if nxt not in GRAPH or nxt == node:
+                continue
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            members = []
+            while True:
+                member = stack.pop()
+                members.append(member)
+                if member == node:
+                    break
+            if len(members) > 1:
+                circles.append(sorted(members))
+
+    for node in sorted(GRAPH):
+        if node not in index:
+            visit(node)
+    assert not circles, circles
+
+
+@pytest.mark.parametrize("folder", [*PACKAGES, "tests", "benchmarks"])
+def test_no_file_over_600_lines(folder: str) -> None:
+    long = {str(p.relative_to(ROOT)): n for p in (ROOT / folder).rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert not long, f"split these by idea: {long}"
+
+
+def test_the_checks_see_a_circle_and_a_wrong_arrow() -> None:
+    """The checks above can fail: the graph they read holds the arrows the code has."""
+    assert "controller.table.guide" in GRAPH["controller.table.session"]
+    assert "controller.table.session" in GRAPH["controller.sensorlog"]
+    assert part_of("controller.table.session") == "controller.table"
+    assert part_of("controller.runner") == "controller.runner"
+    assert part_of("vision.synthetic.render") == "vision.synthetic"
+    assert part_of("vision.reader") == "vision"
+    assert "controller.cli" not in ALLOWED["controller.sim"]
