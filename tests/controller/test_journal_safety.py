@@ -9,7 +9,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -254,32 +253,46 @@ def test_reading_a_damaged_journal_changes_nothing(tmp_path: Path) -> None:
 def foreign(tmp_path: Path) -> Iterator[Path]:
     """A journal this test's user may read but not write, in a folder it may not write.
 
-    As root (who may write anything) the commands run as user 'nobody' and the files stay
-    root's; as anyone else the files are made read-only with chmod.
+    As anyone but root the files are made read-only with chmod. Root may write anything: the
+    files then belong to user 'nobody' and the commands run as root without the capabilities
+    that override file modes (:func:`run_cli`), so the modes bind root as they bind any user
+    who is not the owner. Running as 'nobody' instead would fail wherever the clone's folder
+    is closed to other users (its interpreter and code out of reach).
     """
-    folder = Path(tempfile.mkdtemp(prefix="dvonn-foreign-"))
+    folder = tmp_path / "foreign"
+    folder.mkdir()
     path = folder / "games.sqlite3"
     fill(path, 1, 3)
+    path.chmod(0o444)
+    folder.chmod(0o555)
     if os.geteuid() == 0:
-        folder.chmod(0o755)
-        path.chmod(0o644)
-    else:
-        path.chmod(0o444)
-        folder.chmod(0o555)
+        if SETPRIV is None:
+            reason = ("as root this test needs setpriv (util-linux) to drop the capabilities "
+                      "that override file modes")
+            if os.environ.get("CI"):
+                pytest.fail(f"{reason} (CI is set: the test must run)")
+            pytest.skip(reason)
+        os.chown(path, NOBODY, NOBODY)
+        os.chown(folder, NOBODY, NOBODY)
     try:
         yield path
     finally:
         folder.chmod(0o755)
-        shutil.rmtree(folder)
+
+
+#: Drops every capability of a root child (util-linux; None where it is missing).
+SETPRIV = shutil.which("setpriv")
 
 
 def run_cli(*argv: str) -> subprocess.CompletedProcess[str]:
-    """The command line in a child process, as 'nobody' when this test runs as root."""
-    user = {"user": NOBODY, "group": NOBODY, "extra_groups": []} if os.geteuid() == 0 else {}
+    """The command line in a child process; as root, without any capability (see foreign)."""
+    command = [sys.executable, "-m", "controller.cli", *argv]
+    if os.geteuid() == 0:
+        assert SETPRIV is not None
+        command = [SETPRIV, "--bounding-set=-all", "--inh-caps=-all", "--", *command]
     env = dict(os.environ, PYTHONPATH=str(REPO), HOME="/tmp", XDG_CONFIG_HOME="/nonexistent")
-    return subprocess.run([sys.executable, "-m", "controller.cli", *argv], cwd="/",
-                          capture_output=True, text=True, env=env, timeout=120,
-                          **user)  # type: ignore[call-overload]
+    return subprocess.run(command, cwd="/", capture_output=True, text=True, env=env,
+                          timeout=120)
 
 
 def test_a_foreign_journal_is_read_and_never_written(foreign: Path) -> None:

@@ -44,7 +44,7 @@ def test_controls_without_the_token_are_refused_and_change_nothing() -> None:
 def test_the_pairing_link_stores_the_token_in_a_cookie_and_leaves_the_address_bar() -> None:
     with virtual_server() as server:
         port = server.web.server.port
-        conn = HTTPConnection("127.0.0.1", port, timeout=5)
+        conn = HTTPConnection("127.0.0.1", port, timeout=30)
         conn.request("GET", f"/?token={server.web.token}")
         r = conn.getresponse()
         r.read()
@@ -106,7 +106,7 @@ def _sse_events(sock_file: object, count: int) -> list[tuple[int, dict]]:
 def test_the_event_stream_starts_with_the_whole_state_then_follows_every_change() -> None:
     with virtual_server() as server:
         assert click(server, "C3")[0] == 200
-        sock = socket.create_connection(("127.0.0.1", server.web.server.port), timeout=5)
+        sock = socket.create_connection(("127.0.0.1", server.web.server.port), timeout=30)
         sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
         f = sock.makefile("rb")
         head = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from concurrent.futures import wait
 from typing import Any
 
 import pytest
@@ -19,6 +20,9 @@ from engine.geometry import CELL_NAMES
 from engine.move import Move
 from hardware.clock import FakeClock
 
+#: Seconds a computer player may think before a test gives up on it (it takes milliseconds).
+THINK_TIMEOUT = 60.0
+
 
 class Harness:
     """A virtual table driven step by step from the test's thread (a fake clock)."""
@@ -33,19 +37,29 @@ class Harness:
         if not self.table.agents:
             self.settle()
 
+    def wait_for_computer(self) -> None:
+        """A computer player thinks in its own thread: wait until it has chosen (a step of
+        the loop only looks whether it has, so counting steps would race the scheduler)."""
+        thinking = self.table._thinking
+        if thinking is not None:
+            done, _ = wait([thinking], timeout=THINK_TIMEOUT)
+            assert done, f"the computer player did not choose within {THINK_TIMEOUT} s"
+
     def run_until(self, done: Any, steps: int = 5000) -> None:
-        """Step (waiting a little for computer players) until ``done()``."""
+        """Step (waiting for computer players) until ``done()``."""
         for _ in range(steps):
             if done():
                 return
+            self.wait_for_computer()
             self.clock.advance(0.01)
-            self.runner.step(0.01)
+            self.runner.step(0.0)
         raise AssertionError(f"not done after {steps} steps: {self.ctl.view()}")
 
     def settle(self, limit: int = 200) -> None:
         """Step until the table has nothing more to do by itself."""
         quiet = 0
         for _ in range(limit):
+            self.wait_for_computer()
             self.clock.advance(0.01)
             quiet = 0 if self.runner.step(0.0) else quiet + 1
             if quiet >= 2 and self.table._thinking is None:

@@ -12,6 +12,7 @@ import os
 import random
 import shutil
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -73,7 +74,7 @@ def new_browser(width: int = 1200, height: int = 900) -> Any:
 
 # ---------------------------------------------------------------------------------- HTTP
 def http(url: str, method: str = "GET", token: str | None = None,
-         timeout: float = 5.0) -> tuple[int, bytes, dict[str, str]]:
+         timeout: float = 30.0) -> tuple[int, bytes, dict[str, str]]:
     """(status, body, headers) of one request; HTTP errors are answers, not exceptions."""
     headers = {"X-Dvonn-Token": token} if token else {}
     req = urllib.request.Request(url, method=method, headers=headers)
@@ -150,11 +151,11 @@ class SimTable:
         t = threading.Thread(target=lambda: result.append(
             http(f"{self.base}{path}", "POST", token=token)))
         t.start()
-        for _ in range(2000):
-            if not t.is_alive():
-                break
+        deadline = time.monotonic() + 60  # the request's own timeout is shorter
+        while t.is_alive() and time.monotonic() < deadline:
             self.runner.step(0.002)
         t.join(5)
+        assert result, f"POST {path} did not finish"
         status, body, _ = result[0]
         return status, json.loads(body)
 
