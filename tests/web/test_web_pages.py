@@ -15,7 +15,7 @@ from engine.geometry import CELL_NAMES
 BUSY_ROLES = {"remove", "source", "destination", "mismatch", "suggest"}
 
 
-def _wait(driver: Any, cond: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
+def _wait(driver: Any, cond: Callable[[], Any], timeout: float = 30.0, what: str = "") -> Any:
     from selenium.webdriver.support.ui import WebDriverWait
 
     return WebDriverWait(driver, timeout, poll_frequency=0.02).until(
@@ -219,7 +219,7 @@ def test_a_page_that_lost_its_table_gets_the_whole_state_when_it_is_back(browser
     with virtual_server(address=f"127.0.0.1:{port}") as second:  # restarted: another game
         for cell in ("D3", "E3"):
             assert click(second, cell)[0] == 200
-        _wait(browser, lambda: _actions(browser) == ["D3", "E3"], timeout=15,
+        _wait(browser, lambda: _actions(browser) == ["D3", "E3"], timeout=30,
               what="the page back in step after the restart")
         cells = _cells(browser)
         assert {n: s for n, (s, _) in cells.items() if s} == {"D3": "r", "E3": "r"}
