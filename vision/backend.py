@@ -16,6 +16,7 @@ from vision.calibration import Calibration
 from vision.geometry import BoardGeometry
 from vision.pose import BoardNotFoundError
 from vision.reader import BoardReader, Reading
+from vision.touch import TouchWatch
 
 UNREADABLE = "?" * NUM_CELLS
 
@@ -32,6 +33,8 @@ class CameraSensor:
         self.last_reading: Reading | None = None
         self.last_error: str = ""
         self._last_frame: np.ndarray | None = None
+        g = reader.geometry
+        self.touch = TouchWatch(g.cell_centres_mm(), g.disc_radius_mm, g.thickness_mm)
 
     def poll(self, timeout: float = 0.0) -> list[SnapshotEvent]:
         """Read one frame: [] when the source has none, else one SnapshotEvent.
@@ -52,7 +55,17 @@ class CameraSensor:
             return [SnapshotEvent(t, UNREADABLE)]
         self.last_error = ""
         self.last_reading = reading
-        return [SnapshotEvent(t, check_snapshot(reading.snapshot))]
+        touched = 0
+        if heights is not None and reading.pose is not None:
+            pose = reading.pose
+            touched = self.touch.update(frame, lambda p: self.reader.project(pose, p), heights,
+                                        reading.snapshot)
+        return [SnapshotEvent(t, check_snapshot(reading.snapshot), touched=touched)]
+
+    @property
+    def last_frame(self) -> np.ndarray | None:
+        """The last frame read (what ``play --record`` stores of a camera), or None."""
+        return self._last_frame
 
     def learn(self, cell: int, colour: str) -> bool:
         """Teach the colour model that ``cell`` shows ``colour`` in the last frame read (the

@@ -50,7 +50,7 @@ from vision.measure import (
     profile_match,
 )
 from vision.new_tops import new_tops, outline_bare
-from vision.own_look import CellLooks
+from vision.own_look import NEW_CHROMA, CellLooks
 from vision.stats import median, percentile
 
 #: Piece priors: centre and spread of (log brightness, (R-G)/L, (B-G)/L) after normalising by
@@ -287,11 +287,16 @@ class ColourModel:
         moved = self.looks.change(s, self.thresholds)
         still = not (s.covered is not None and bool(s.covered.any())) and not bool(
             (board.disturbed > 0).any())
+        # ... and the colour at its centre against the range it showed while empty (a white
+        # top on cream paper changes the board's brightness round it too little), in a still
+        # frame only (a hand over a marker card moves the white every colour is relative to).
+        tinted = still & (np.nan_to_num(self.looks.chroma_off(s, self.thresholds), nan=0.0)
+                          >= NEW_CHROMA)
         # A glossy top's highlight clips on every top of its colour: a new one may show as much.
         gloss = {j: max(0.05, float(percentile(m.saturated[ex], 90)) + 0.05)
                  if ex.sum() >= 2 else 0.05 for j, ex in enumerate(shape_examples)}
         pm, pdp, pnll = new_tops(s, m, board, occupied, means, stds, tint, dp, nll,
-                                 self.thresholds)
+                                 self.thresholds, empty_c)
         labels: list[str] = []
         conf: list[float] = []
         reasons: list[str] = []
@@ -415,22 +420,23 @@ class ColourModel:
                         clearly = d_empty >= max(3.0 * d_piece, 0.015)
                     if self.debug is not None:
                         self.debug.setdefault("outline", {})[c] = (d_piece, d_empty)
-                if (not clearly and still and moved[c] >= 1.0 and piece_ok
+                if (not clearly and still and (moved[c] >= 1.0 or tinted[c]) and piece_ok
                         and best <= 0.25 * th.unknown and rim[c] >= 2.0 * bars[c]
                         and pm.spread[c] <= th.flat and (pm.saturated[c] <= gloss[order[0]] or (
                             k == "w" and (whites_clip or lit[c])))
                         and not no_print[c] and board.disturbed[c] == 0):
-                    # The board round the cell changed since it was last seen empty, and
-                    # what stands there now is a flat top of a piece's colour with a disc's
-                    # edge: a new piece (a printed circle does not change; white on paper).
+                    # The board round the cell changed since it was last seen empty (or the
+                    # colour at its centre left the range it showed then), and what stands
+                    # there now is a flat top of a piece's colour with a disc's edge: a new
+                    # piece (a printed circle does not change; white on paper or cream).
                     clearly = True
                 if de[c] <= th.empty and not clearly and no_print[c]:
                     why = "the board's print does not show: something lies over it"
-                elif de[c] <= th.empty and not clearly:
+                elif de[c] <= th.empty and not clearly and not tinted[c]:
                     label = "."
                 elif pm.saturated[c] > th.saturated:
                     why = "glare"
-                elif clearly and moved[c] < th.look_same:
+                elif clearly and moved[c] < th.look_same and not tinted[c]:
                     # Seen empty before and unchanged since, all round: no piece was put
                     # there (a board the colour of a piece, on a nearly full board).
                     label = "."
@@ -454,7 +460,7 @@ class ColourModel:
             self.debug.update(shape_examples=shape_examples, empty_shapes=empty_shapes,
                               print_rim=print_rim, bars=bars, whole_top=whole_top,
                               no_print=no_print, board=board, measured=m, means=means,
-                              stds=stds, dp=dp, de=de,
+                              stds=stds, dp=dp, de=de, pdp=pdp, pnll=pnll,
                               base_de=base_de, base_dp=base_dp, rim=rim, empty_c=empty_c,
                               empty_s=empty_s, usable=usable, mixed=mixed, tint=tint)
         if heights is not None and not heights.any() and all(x == "." for x in labels):

@@ -38,14 +38,27 @@ def outline_bare(profile: np.ndarray | None, c: int, known: np.ndarray, empties:
     d_empty = float(np.mean((profile[c] - ref) ** 2))
     return d_piece >= max(6.0 * d_empty, 0.015)
 
+#: A new top and a piece class on opposite sides of the empty board's brightness, each at
+#: least this far from it (log brightness), rule that class out for the new top.
+OTHER_SIDE = 0.25
+
+
 def new_tops(s: CellSamples, m: Measured, board: Board, occupied: np.ndarray,
          means: dict[str, np.ndarray], stds: dict[str, np.ndarray],
-         tint: np.ndarray | None, dp: np.ndarray, nll: np.ndarray, th: Thresholds
-         ) -> tuple[Measured, np.ndarray, np.ndarray]:
+         tint: np.ndarray | None, dp: np.ndarray, nll: np.ndarray, th: Thresholds,
+         empty_c: np.ndarray | None = None) -> tuple[Measured, np.ndarray, np.ndarray]:
     """The piece hypothesis where the position says empty, judged where a new piece's
     top would be (one piece up: at a tilt it stands off the cell's centre by the parallax
     of its height, and the centre's samples mix its top with its side wall): the
-    features, piece distances and likelihoods, those of ``m`` elsewhere."""
+    features, piece distances and likelihoods, those of ``m`` elsewhere.
+
+    With ``empty_c`` (each cell's empty-board features in this frame), a white or black
+    class whose centre lies on the other side of the empty board's brightness from the new
+    top, both clearly, is ruled out there: a top darker than the felt round it is no white
+    piece where white tops are brighter than the felt, however wide the white class the game
+    has taught (camera game 8, C5: a black top 0.4 darker than grey felt fitted black at
+    0.35, but the wider black class paid more for its width than white for a distance of
+    7.9 and the new piece read '?' for seconds)."""
     if s.new_top is None or s.new_top_valid is None or s.heights is None:
         return m, dp, nll
     ok = s.new_top_valid
@@ -55,6 +68,15 @@ def new_tops(s: CellSamples, m: Measured, board: Board, occupied: np.ndarray,
     mn = measure(np.where(ok[..., None], s.new_top, 0.0), ok, s.white, board.shade)
     dn = piece_dists(mn.piece, means, stds)
     gate(dn, mn.piece, tint)
+    if empty_c is not None:
+        # The empty board with the light at each cell taken out, as the pieces' features.
+        bare = empty_c[:, 0] - board.shade
+        top = mn.piece[:, 0] - bare
+        for j, k in enumerate(PIECES[:2]):
+            centre = float(means[k][0]) - bare
+            across = (top * centre < 0) & (np.abs(top) >= OTHER_SIDE) & (
+                np.abs(centre) >= OTHER_SIDE)
+            dn[:, j] = np.where(across, np.inf, dn[:, j])
     width = np.array([2.0 * float(np.log(stds[k]).sum()) for k in PIECES])[None, :]
     pm = replace(m, piece=np.where(fresh[:, None], mn.piece, m.piece),
                  spread=np.where(fresh, mn.spread, m.spread),

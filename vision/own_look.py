@@ -30,17 +30,25 @@ def _toward(directions: int) -> np.ndarray:
 
 _TOWARD: dict[int, np.ndarray] = {}
 #: A bare cell: the median change of its directions in view at most this (log brightness),
-#: at most this share of them changed clearly, and this many directions in view at least.
+#: at most this share of them changed clearly, and this many directions in view at least
+#: (five: a standing stack changes every direction in view by 0.16 or more, a bare cell by
+#: 0.02; at a 28 degree tilt tall neighbours leave a cell five directions, and with six
+#: a single piece moved off a cream board kept reading 'w': outside camera game 15, B2C2).
 BARE_CHANGE = 0.05
 BARE_SHARE = 0.1
 #: Later still frames that must have shown a look again before the cells the heights call
 #: empty, or a cell with one direction changed, are judged by it.
 CONFIRMED = 1
-BARE_LEAST = 6
+BARE_LEAST = 5
 #: Directions that must compare for a look to be refreshed (a new piece changes them all).
 LOOSE_LEAST = 3
 #: ... and the chroma at its centre within this of the range it showed while empty.
 BARE_CHROMA = 0.06
+#: A cell the heights call empty whose centre's chroma left the range it showed while empty
+#: by this much holds something new: a white top on cream paper is the paper's brightness
+#: (the print profiles are brightness only) but not its tint (camera game 15, F3: 0.13 off
+#: where the frame's other empty cells were within 0.004 of theirs).
+NEW_CHROMA = 0.1
 
 
 def _chroma(s: CellSamples) -> np.ndarray | None:
@@ -110,23 +118,39 @@ class CellLooks:
         # A new piece needs 8 directions at least; whether a look may be refreshed, 3.
         return np.where((seen & valid).sum(axis=1) >= 8, self.last, np.nan)
 
+    def chroma_off(self, s: CellSamples, th: Thresholds) -> np.ndarray:
+        """Per cell, how far the chroma at its centre is outside the range it showed while
+        empty (0 inside; nan where no range is known, it was seen in one frame only, or the
+        camera moved since; nan everywhere where more than a few of the cells the heights
+        call empty left their ranges: the white all colours are relative to moved, a card
+        under a hand, not a piece put down)."""
+        out = np.full(NUM_CELLS, np.nan)
+        chroma = _chroma(s)
+        lo, hi, anchor = self.chroma_lo, self.chroma_hi, self.anchor
+        if (chroma is None or lo is None or hi is None or anchor is None or s.anchor is None
+                or self.confirmed is None):
+            return out
+        off = np.maximum(np.maximum(lo - chroma, chroma - hi), 0.0).max(axis=1)
+        known = ((np.linalg.norm(s.anchor - anchor, axis=1) <= th.look_moved)
+                 & (self.confirmed >= CONFIRMED) & np.isfinite(off))
+        if s.heights is not None:
+            empty = known & (np.asarray(s.heights) == 0)
+            if (off[empty] > BARE_CHROMA).sum() > max(3.0, 0.2 * empty.sum()):
+                return out
+        return np.where(known, off, np.nan)
+
     def bare(self, s: CellSamples, open_for: Callable[[np.ndarray], np.ndarray],
-             th: Thresholds, also: np.ndarray | None = None,
-             taller: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
+             th: Thresholds, also: np.ndarray | None = None) -> np.ndarray:
         """Per cell the heights call occupied (and the cells ``also`` holds): True where the
         board round its centre is as it was when the cell was last seen empty, in every
-        direction in view (at least 6 of 12), so no stack stands there. ``open_for(cells)``
+        direction in view (at least 5 of 12), so no stack stands there. ``open_for(cells)``
         gives those cells' directions (A)
         whose profile is in view were the cell's own stack gone (no other stack in the line
         of sight: a neighbour's top, side wall or what it hides). A standing stack's top,
         side wall and edge change the inner part of every direction (0.16 or more in log
-        brightness on the renderer's tables; a bare cell 0.02 at most). Where one direction
-        of eight or more changed, it is left out if ``taller(cells)`` (the directions still in
-        view were the other stacks a few pieces taller than the heights say) no longer has
-        it: a move landed beside the cell and not committed yet leans over the board there
-        (camera game 6: B2's stack moved onto C2, whose side wall changed B2's direction
-        toward it by 0.56, the other seven by 0.03 at most; B2 read 'b' on the dark felt
-        and the game stalled)."""
+        brightness on the renderer's tables; a bare cell 0.02 at most). One direction changed
+        of seven or more is a move landed beside the cell and not committed yet, leaning over
+        the board there."""
         out = np.zeros(NUM_CELLS, bool)
         look, valid, anchor = self.look, self.valid, self.anchor
         if (look is None or valid is None or anchor is None or s.ring is None
@@ -161,15 +185,14 @@ class CellLooks:
         n = (seen & valid[cells]).sum(axis=1)
         ok = np.isfinite(med) & (med <= BARE_CHANGE)
         out[cells] = ok & (np.nan_to_num(share, nan=1.0) <= BARE_SHARE)
-        one = (ok & ~out[cells] & (n >= 8) & (np.rint(np.nan_to_num(share) * n) == 1)
-               & sure[cells])
-        if taller is not None and one.any():
-            sub = cells[one]
-            kept = seen[one] & taller(sub)
-            med, share = ring_change(s.ring[sub], kept, look[sub], valid[sub],
-                                     least=BARE_LEAST)
-            out[sub] = (np.isfinite(med) & (med <= BARE_CHANGE)
-                        & (np.nan_to_num(share, nan=1.0) <= BARE_SHARE))
+        # One direction changed of BARE_LEAST + 1 or more: a stack just landed beside the cell
+        # leans over the board there (its side wall), not yet in the heights (camera game 6:
+        # B2's stack moved onto C2 changed B2's direction toward it by 0.56, the other seven
+        # by 0.03 at most; outside camera game 15: D3E4 left D3 one changed direction of 7,
+        # F3G3 F3 one of 9, and the vacated cells read 'w' on the cream paper). A standing
+        # stack changes every direction in view by 0.16 or more.
+        out[cells] |= (ok & (np.rint(np.nan_to_num(share) * n) == 1) & (n >= BARE_LEAST + 2)
+                       & sure[cells])
         return out
 
     def remember(self, s: CellSamples, empty: np.ndarray, moved: np.ndarray,
@@ -191,8 +214,12 @@ class CellLooks:
         # game 5: a white piece on cream read '.' for six frames, its look replaced by the
         # piece's, and the stack there later read as bare).
         last = moved if self.last is None else self.last
+        # ... nor where the colour at its centre left the range it showed while empty (a
+        # white top on cream paper: the print profiles are brightness only; camera game 15,
+        # F3 read '.', its look became the piece's, and once committed it read 'gone').
+        tinted = np.nan_to_num(self.chroma_off(s, th), nan=0.0) > BARE_CHROMA
         keep = empty & (s.ring_valid.sum(axis=1) >= 8) & (
-            ~known | (np.isfinite(last) & (np.nan_to_num(last) < 0.5)))
+            ~known | (np.isfinite(last) & (np.nan_to_num(last) < 0.5) & ~tinted))
         if self.chroma_lo is None or self.chroma_hi is None:
             self.chroma_lo = np.full((NUM_CELLS, 2), np.nan)
             self.chroma_hi = np.full((NUM_CELLS, 2), np.nan)
@@ -215,8 +242,7 @@ class CellLooks:
 
 def read_bare(looks: CellLooks, s: CellSamples, open_for: Callable[[np.ndarray], np.ndarray],
               th: Thresholds,
-              labels: str, conf: list[float], reasons: list[str], covered: np.ndarray,
-              taller: Callable[[np.ndarray], np.ndarray] | None = None
+              labels: str, conf: list[float], reasons: list[str], covered: np.ndarray
               ) -> tuple[str, list[float], list[str]]:
     """``labels`` with the cells the heights call occupied read '.' where the board round
     them is again as it was when they were last seen empty (``CellLooks.bare``) and no hand
@@ -228,7 +254,7 @@ def read_bare(looks: CellLooks, s: CellSamples, open_for: Callable[[np.ndarray],
     the cell changed too little since, the cell's own look could not tell a new piece."""
     piece = np.array([x in "wbr" for x in labels]) & (np.asarray(s.heights) == 0
                                                      if s.heights is not None else False)
-    bare = looks.bare(s, open_for, th, also=piece, taller=taller) & ~np.asarray(covered, bool)
+    bare = looks.bare(s, open_for, th, also=piece) & ~np.asarray(covered, bool)
     if not bare.any():
         return labels, conf, reasons
     out, conf, reasons = list(labels), list(conf), list(reasons)

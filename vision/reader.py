@@ -24,7 +24,7 @@ from vision.measure import CellSamples, odd_whites, rim_profile
 from vision.own_look import read_bare
 from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, Pose, pose_from_markers
 from vision.stats import median, percentile
-from vision.taller import MAX_EXTRA, read_taller
+from vision.taller import read_taller
 
 #: Sample pattern on a top face, in disc radii: centre, 6 at 0.28 and 12 at 0.52, off the
 #: directions toward the neighbours (where printed lattice lines run through empty cells).
@@ -149,6 +149,10 @@ class BoardReader:
             self._focal = FocalEstimator(w, h)
 
     # -- sampling -----------------------------------------------------------------------
+    def project(self, pose: Pose, pts: np.ndarray) -> np.ndarray:
+        """(N, 3) board mm -> (N, 2) pixels in this camera's frames (its lens included)."""
+        return self._project(pose, pts)
+
     def _project(self, pose: Pose, pts: np.ndarray) -> np.ndarray:
         cal = self.calibration
         if cal is not None and cal.dist_coeffs is not None and cal.camera_matrix is not None:
@@ -363,12 +367,9 @@ class BoardReader:
             snapshot, conf, reasons = read_taller(
                 lambda h: self.sample(frame, pose, h)[0], self.model, heights, snapshot,
                 conf, reasons, cover.covered)
-            # ... and with the stacks as a move not committed yet may have made them
-            taller = [h + MAX_EXTRA if h else 0 for h in heights]
             snapshot, conf, reasons = read_bare(
                 self.model.looks, samples, lambda c: self._ring_open(pose, heights, c),
-                self.model.thresholds, snapshot, conf, reasons, cover.covered,
-                taller=lambda c: self._ring_open(pose, taller, c))
+                self.model.thresholds, snapshot, conf, reasons, cover.covered)
         return Reading(snapshot, conf, fresh, reasons, pose.markers if fresh else (), top_px,
                        pose)
 

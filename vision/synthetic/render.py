@@ -3,12 +3,13 @@
 The board plane (table, board material and print, markers on the sheet or on white cards; see
 vision.synthetic.materials) is drawn once as a texture in millimetres and warped into the frame
 through the camera; stacks are 3-D discs (ivory to paper white, matte to glossy black, a rim, a
-shaded side wall, a cast shadow, slightly off-centre) drawn far to near, so tall stacks lean
-and hide what is behind them; hands are arms from the frame edge with sleeves of any colour.
-Lamps of 2700-6500 K under an imperfect white balance, gradients, vignette, shadows, glare,
-clipped highlights, lens distortion, blur, noise and JPEG are applied last. An id buffer drawn
-alongside gives the truth: how much of each cell's top really shows, and what a reader must say
-there (``Truth.expected``, scored like ../shared/photos).
+shaded side wall, a cast shadow, slightly off-centre: at random in each frame, or where
+``Scene.offsets`` says, so that a whole game's untouched stacks stay put) drawn far to near, so
+tall stacks lean and hide what is behind them; hands are arms from the frame edge with sleeves
+of any colour. Lamps of 2700-6500 K under an imperfect white balance, gradients, vignette,
+shadows, glare, clipped highlights, lens distortion, blur, noise and JPEG are applied last. An
+id buffer drawn alongside gives the truth: how much of each cell's top really shows, and what a
+reader must say there (``Truth.expected``, scored like ../shared/photos).
 """
 
 from __future__ import annotations
@@ -92,6 +93,11 @@ class Scene:
     decor: bool = False  # a moulded ring on each top
     cast_shadow: tuple[float, float, float] = (0.0, 0.0, 0.0)  # dx, dy per mm height, strength
     jitter: float = 0.0  # stacks and pieces off-centre by up to this many mm
+    #: Where each cell's stack stands, mm off its cell's centre (None: ``jitter`` at random,
+    #: drawn anew with each ``seed``). Given, the pieces within a stack sit off by amounts
+    #: (up to 0.4 ``jitter`` a level) and in shades fixed by the cell and its offset: a stack
+    #: looks the same in every frame until it is set down again (a new offset).
+    offsets: list[tuple[float, float]] | None = None
     distortion: float = 0.0  # radial lens distortion k1 (the reader is not told)
     lamp_k: float = 0.0  # lamp colour temperature (information; ``cast`` is what is applied)
 
@@ -307,7 +313,10 @@ def render(scene: Scene, geometry: BoardGeometry | None = None) -> tuple[np.ndar
     thick = geometry.thickness_mm
     heights = heights_of(scene.stacks)
     # Off-centre stacks (and pieces within them): where each level really sits.
-    offsets = rng.uniform(-1, 1, (NUM_CELLS, 2)) * scene.jitter
+    if scene.offsets is None:
+        offsets = rng.uniform(-1, 1, (NUM_CELLS, 2)) * scene.jitter
+    else:
+        offsets = np.asarray(scene.offsets, float).reshape(NUM_CELLS, 2)
     centres = geometry.cell_centres_mm() + offsets
     albedo = scene.pieces or PIECE_ALBEDO
 
@@ -325,10 +334,11 @@ def render(scene: Scene, geometry: BoardGeometry | None = None) -> tuple[np.ndar
     for c in sorted(range(NUM_CELLS), key=lambda c: -depth[c]):
         stack = scene.stacks[c]
         xy = centres[c].copy()
+        pieces = rng if scene.offsets is None else _stack_rng(c, offsets[c])
         for level, colour in enumerate(stack):
-            xy = xy + rng.uniform(-0.4, 0.4, 2) * scene.jitter
-            base = np.array(albedo[colour], np.float64) * (1.0 + rng.normal(0, 0.02, 3))
-            base += rng.normal(0, 1.0, 3)
+            xy = xy + pieces.uniform(-0.4, 0.4, 2) * scene.jitter
+            base = np.array(albedo[colour], np.float64) * (1.0 + pieces.normal(0, 0.02, 3))
+            base += pieces.normal(0, 1.0, 3)
             lo, hi = circle(xy, level * thick, radius), circle(xy, (level + 1) * thick, radius)
             hull = cv2.convexHull(np.round(np.vstack([lo, hi]) * 16).astype(np.int32))
             side = tuple(float(v) for v in np.clip(base * scene.side_shade, 0, 255))
@@ -386,6 +396,13 @@ def render(scene: Scene, geometry: BoardGeometry | None = None) -> tuple[np.ndar
         ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, scene.jpeg_quality])
         frame = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return frame, truth
+
+
+def _stack_rng(cell: int, offset: np.ndarray) -> np.random.Generator:
+    """The draws of the pieces of the stack standing on ``cell`` at ``offset`` (mm): the same
+    in every frame until the stack is set down again."""
+    ox, oy = (int(round((float(v) + 1000.0) * 1e6)) for v in offset)
+    return np.random.default_rng([cell, ox, oy])
 
 
 def _cast_shadows(img: np.ndarray, scene: Scene, centres: np.ndarray, heights: list[int],

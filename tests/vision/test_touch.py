@@ -1,0 +1,57 @@
+"""vision.touch: a stack the hand set down again moved; one the hand only passed over did not."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from engine.geometry import NUM_CELLS
+from vision.geometry import BoardGeometry
+from vision.touch import TouchWatch
+
+G = BoardGeometry()
+SCALE = 1.6  # px per mm
+
+
+def project(pts: np.ndarray) -> np.ndarray:
+    """A camera straight above: board mm -> px (no parallax, so heights do not matter)."""
+    return np.column_stack([300.0 + SCALE * pts[:, 0], 300.0 - SCALE * pts[:, 1]])
+
+
+def frame(offsets: dict[int, tuple[float, float]], seed: int) -> np.ndarray:
+    """Every cell holds a disc (offset in mm where given) on a grey board, with sensor noise."""
+    rng = np.random.default_rng(seed)
+    img = np.full((600, 700, 3), 120, np.uint8)
+    centres = G.cell_centres_mm()
+    for c in range(NUM_CELLS):
+        dx, dy = offsets.get(c, (0.0, 0.0))
+        (u, v), = project(np.array([[centres[c][0] + dx, centres[c][1] + dy, 0.0]]))
+        colour = (235, 235, 235) if c % 2 else (30, 30, 30)
+        cv2.circle(img, (int(round(u * 4)), int(round(v * 4))),
+                   int(round(G.disc_radius_mm * SCALE * 4)), colour, -1, cv2.LINE_AA, shift=2)
+    noise = rng.normal(0.0, 2.0, img.shape)
+    return np.clip(img + noise, 0, 255).astype(np.uint8)
+
+
+def test_a_stack_set_down_off_where_it_stood_is_touched_and_the_others_are_not() -> None:
+    watch = TouchWatch(G.cell_centres_mm(), G.disc_radius_mm, G.thickness_mm)
+    heights = [1] * NUM_CELLS
+    clear = "w" * NUM_CELLS
+    hand = (1 << 20) | (1 << 21)  # the hand over two stacks
+    under = "".join("?" if (hand >> c) & 1 else ch for c, ch in enumerate(clear))
+    assert watch.update(frame({}, 1), project, heights, clear) == 0
+    assert watch.update(frame({}, 2), project, heights, under) == 0
+    touched = watch.update(frame({21: (2.5, -1.5)}, 3), project, heights, clear)
+    assert touched == 1 << 21  # set down 3 mm off; 20 was only under the hand
+    assert watch.update(frame({21: (2.5, -1.5)}, 4), project, heights, clear) == 1 << 21
+    assert watch.update(frame({21: (2.5, -1.5)}, 5), project, heights, under) == 0  # covered
+
+
+def test_a_cell_under_a_hand_that_comes_back_as_it_was_is_not_touched() -> None:
+    watch = TouchWatch(G.cell_centres_mm(), G.disc_radius_mm, G.thickness_mm)
+    heights = [1] * NUM_CELLS
+    clear = "b" * NUM_CELLS
+    under = clear[:5] + "?" + clear[6:]
+    watch.update(frame({}, 1), project, heights, clear)
+    watch.update(frame({}, 2), project, heights, under)
+    assert watch.update(frame({}, 3), project, heights, clear) == 0

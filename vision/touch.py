@@ -1,0 +1,119 @@
+"""Which stacks a hand moved: a stack set down again never lands exactly where it stood.
+
+A camera cannot see a cell under a hand, but it sees the cell before the hand comes and
+after it leaves. A stack the hand did not touch looks the same again (up to sensor noise and
+the light); a stack lifted and set back, or one that received a moved stack, lands a few
+millimetres off where it was, so its top's outline and the board round it have moved.
+:class:`TouchWatch` keeps each occupied cell's look (grey levels on rings across its top's
+outline) from the last frame it was in view, and when a cell comes out from under a hand
+compares the two: changed clearly more than the other stacks changed between the same two
+frames means *touched*. The controller uses it to tell which prompted stack the players
+lifted and set back under the hand (controller.table.camera).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import cv2
+import numpy as np
+
+from engine.geometry import NEIGHBOURS, NUM_CELLS
+
+#: Sample rings across a top's outline, in disc radii, and the directions round it.
+_RADII = np.array([0.3, 0.6, 0.85, 1.0, 1.15, 1.3])
+_ANGLES = np.radians(np.arange(0, 360, 15))
+#: A cell is touched when its look changed this many times the other stacks' median change.
+RATIO = 2.0
+#: Stacks compared to judge the light's and the noise's own change between two frames.
+LEAST_OTHERS = 3
+
+
+_NEIGHBOURS = np.zeros((NUM_CELLS, NUM_CELLS), np.int8)
+for _c in range(NUM_CELLS):
+    _NEIGHBOURS[_c, list(NEIGHBOURS[_c])] = 1
+
+
+def _change(a: np.ndarray, b: np.ndarray) -> float:
+    """How much a look changed: the mean of the largest quarter of the differences (a stack
+    that moved a few millimetres changes along its outline, not everywhere)."""
+    d = np.sort(np.abs(a - b))
+    return float(d[(3 * len(d)) // 4:].mean())
+
+
+class TouchWatch:
+    """Per frame: the cells that came out from under a hand changed (:meth:`update`)."""
+
+    def __init__(self, centres: np.ndarray, disc_radius: float, thickness: float) -> None:
+        self._offsets = np.array([(r * disc_radius * np.cos(a), r * disc_radius * np.sin(a))
+                                  for r in _RADII for a in _ANGLES])
+        self._centres = np.asarray(centres, float)
+        self._thickness = thickness
+        self._frame = 0
+        #: frame number -> (the looks of that frame, heights, cells in view)
+        self._frames: dict[int, tuple[np.ndarray, tuple[int, ...], np.ndarray]] = {}
+        self._last_seen = np.full(NUM_CELLS, -1)  # the frame each cell was last in view
+        self._hidden = np.zeros(NUM_CELLS, bool)
+        self.touched = 0  # cells judged touched, until a hand covers them again
+
+    def reset(self) -> None:
+        self._frames.clear()
+        self._last_seen[:] = -1
+        self._hidden[:] = False
+        self.touched = 0
+
+    def looks(self, frame: np.ndarray, project: Callable[[np.ndarray], np.ndarray],
+              heights: Sequence[int]) -> np.ndarray:
+        """(49, K) grey levels on each cell's rings at its top's height."""
+        z = np.maximum(np.asarray(heights, float), 1.0) * self._thickness
+        k = len(self._offsets)
+        pts = np.empty((NUM_CELLS * k, 3))
+        pts[:, :2] = np.repeat(self._centres, k, axis=0) + np.tile(self._offsets, (NUM_CELLS, 1))
+        pts[:, 2] = np.repeat(z, k)
+        uv = project(pts).astype(np.float32)
+        # bilinear: the pose moves by a fraction of a pixel from frame to frame, and a
+        # nearest-pixel sample on an outline would jump with it
+        vals = cv2.remap(frame, uv[None, :, 0], uv[None, :, 1], cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE).reshape(len(uv), -1)
+        return np.asarray(vals.astype(np.float32).mean(axis=1).reshape(NUM_CELLS, k))
+
+    def update(self, frame: np.ndarray, project: Callable[[np.ndarray], np.ndarray],
+               heights: Sequence[int], snapshot: str) -> int:
+        """Take one frame (its reading ``snapshot``, '?' under a hand) and return the
+        touched mask: cells that came out from under or beside a hand changed, kept until a
+        hand comes over or beside them again."""
+        self._frame += 1
+        now = self._frame
+        key = tuple(int(h) for h in heights)
+        looks = self.looks(frame, project, key)
+        under = np.array([ch == "?" for ch in snapshot])
+        # beside a hand counts as under it: a sleeve or the hand's edge may read as a piece
+        hidden = under | (_NEIGHBOURS @ under > 0)
+        occupied = np.asarray(key) > 0
+        seen = occupied & ~hidden
+        for c in np.flatnonzero(hidden):
+            self.touched &= ~(1 << int(c))
+        for c in np.flatnonzero(seen & self._hidden):
+            ref = int(self._last_seen[c])
+            if ref in self._frames and self._touched(int(c), ref, looks, key, seen):
+                self.touched |= 1 << int(c)
+        self._frames[now] = (looks, key, seen)
+        self._last_seen[seen] = now
+        self._hidden = hidden
+        keep = set(self._last_seen[self._last_seen >= 0].tolist())
+        for f in [f for f in self._frames if f not in keep]:
+            del self._frames[f]
+        return self.touched
+
+    def _touched(self, c: int, ref: int, looks: np.ndarray, heights: tuple[int, ...],
+                 seen: np.ndarray) -> bool:
+        old, old_heights, old_seen = self._frames[ref]
+        if old_heights[c] != heights[c]:
+            return False  # sampled at another height: not comparable
+        same = np.array([a == b for a, b in zip(old_heights, heights, strict=True)])
+        others = np.flatnonzero(seen & old_seen & same)
+        others = others[others != c]
+        if len(others) < LEAST_OTHERS:
+            return False
+        base = float(np.median([_change(looks[d], old[d]) for d in others]))
+        return _change(looks[c], old[c]) >= RATIO * max(base, 0.5)
