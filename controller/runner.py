@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from controller.sensorlog import LogRecorder
 from controller.table.renderer import Renderer
 from controller.table.session import TableController
 from controller.table.view import BoardView
@@ -24,6 +23,13 @@ class Source(Protocol):
     """Something that reports events."""
 
     def poll(self, timeout: float = 0.0) -> list[SensorEvent]: ...
+
+
+class Recorder(Protocol):
+    """Keeps every event the runner feeds (a sensor log's LogRecorder, or a camera
+    recording's writer)."""
+
+    def write(self, event: SensorEvent) -> None: ...
 
 
 class Drain:
@@ -74,7 +80,7 @@ class Runner:
         strip: Any = None,
         renderer: Renderer | None = None,
         clock: Clock,
-        recorder: LogRecorder | None = None,
+        recorder: Recorder | None = None,
         frame_interval: float | None = 0.1,
         on_view: Callable[[BoardView], None] | None = None,
     ) -> None:

@@ -14,7 +14,7 @@ import math
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Protocol, TypeVar
 
 from controller.table.expected import has_colours
 from controller.table.session import TableController
@@ -31,6 +31,16 @@ from hardware.events import (
 LogEvent = SnapshotEvent | ButtonEvent
 
 
+class Timed(Protocol):
+    """A log entry: anything with a time ``t`` in seconds."""
+
+    @property
+    def t(self) -> float: ...
+
+
+T = TypeVar("T", bound=Timed)
+
+
 class SensorLogError(DvonnError, ValueError):
     """A sensor log line that cannot be used; the message names the file, line and problem."""
 
@@ -38,18 +48,7 @@ class SensorLogError(DvonnError, ValueError):
 def parse_line(text: str, where: str = "") -> LogEvent:
     """One log line as an event; raises SensorLogError (prefixed with ``where``) when bad."""
     prefix = f"{where}: " if where else ""
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        at = "" if exc.msg.endswith(" at") else " at"  # json's message may end in 'at'
-        raise SensorLogError(f"{prefix}bad JSON: {exc.msg}{at} column {exc.colno}") from None
-    except RecursionError:
-        raise SensorLogError(f"{prefix}bad JSON: nested too deeply") from None
-    if not isinstance(obj, dict):
-        raise SensorLogError(f"{prefix}expected a JSON object, got {type(obj).__name__}")
-    t = obj.get("t")
-    if isinstance(t, bool) or not isinstance(t, int | float) or not _finite(t):
-        raise SensorLogError(f"{prefix}missing or bad 't' (seconds): {t!r}")
+    obj, t = parse_object(text, where)
     if "cells" in obj and "button" in obj:
         raise SensorLogError(f"{prefix}has both 'cells' and 'button'")
     if "cells" in obj:
@@ -65,17 +64,42 @@ def parse_line(text: str, where: str = "") -> LogEvent:
                 len(polarity) != len(cells) or set(polarity) - set(".ns?"))):
             raise SensorLogError(f"{prefix}'polarity' must be 49 characters of '.', 'n', 's', "
                                  f"'?', got {polarity!r}")
-        return SnapshotEvent(float(t), cells, polarity)
+        return SnapshotEvent(t, cells, polarity)
     if "button" in obj:
-        button = obj["button"]
-        if button not in BUTTONS:
-            raise SensorLogError(
-                f"{prefix}unknown button {button!r} (one of {', '.join(BUTTONS)})")
-        long = obj.get("long", False)
-        if not isinstance(long, bool):
-            raise SensorLogError(f"{prefix}'long' must be true or false, got {long!r}")
-        return ButtonEvent(float(t), str(button), long)
+        return parse_button(obj, t, where)
     raise SensorLogError(f"{prefix}needs 'cells' or 'button'")
+
+
+def parse_object(text: str, where: str = "") -> tuple[dict[str, Any], float]:
+    """A line's JSON object and its checked ``t`` (seconds, finite): the part every line of a
+    sensor log or a camera recording shares. SensorLogError (prefixed with ``where``) when bad.
+    """
+    prefix = f"{where}: " if where else ""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        at = "" if exc.msg.endswith(" at") else " at"  # json's message may end in 'at'
+        raise SensorLogError(f"{prefix}bad JSON: {exc.msg}{at} column {exc.colno}") from None
+    except RecursionError:
+        raise SensorLogError(f"{prefix}bad JSON: nested too deeply") from None
+    if not isinstance(obj, dict):
+        raise SensorLogError(f"{prefix}expected a JSON object, got {type(obj).__name__}")
+    t = obj.get("t")
+    if isinstance(t, bool) or not isinstance(t, int | float) or not _finite(t):
+        raise SensorLogError(f"{prefix}missing or bad 't' (seconds): {t!r}")
+    return obj, float(t)
+
+
+def parse_button(obj: dict[str, Any], t: float, where: str = "") -> ButtonEvent:
+    """The ButtonEvent of a line's object that has a ``button`` (and maybe ``long``)."""
+    prefix = f"{where}: " if where else ""
+    button = obj["button"]
+    if button not in BUTTONS:
+        raise SensorLogError(f"{prefix}unknown button {button!r} (one of {', '.join(BUTTONS)})")
+    long = obj.get("long", False)
+    if not isinstance(long, bool):
+        raise SensorLogError(f"{prefix}'long' must be true or false, got {long!r}")
+    return ButtonEvent(t, str(button), long)
 
 
 def _finite(t: float) -> bool:
@@ -93,35 +117,53 @@ def read_log(path: str | Path, warn: Callable[[str], object] | None = None) -> l
     the events before it are kept and ``warn`` (default: stderr) gets one line naming it. A
     bad line anywhere else stays an error.
     """
+    return read_lines(path, _log_line, warn)
+
+
+def _log_line(text: str, where: str, number: int) -> LogEvent:
+    return parse_line(text, where)
+
+
+def read_lines(path: str | Path, parse: Callable[[str, str, int], T],
+               warn: Callable[[str], object] | None = None, what: str = "sensor log",
+               name: str | None = None) -> list[T]:
+    """The entries of a JSON Lines file of timed lines, as :func:`read_log` reads a sensor log
+    (``parse(text, where, line_number)`` makes one entry; ``what`` and ``name`` (default: the
+    path) go into the messages). Camera recordings are read with it too."""
     p = Path(path)
+    label = str(p) if name is None else name
     try:
         data = p.read_bytes()
     except OSError as exc:
-        raise SensorLogError(f"{p}: cannot read the sensor log: {exc}") from None
+        raise SensorLogError(f"{label}: cannot read the {what}: {exc}") from None
     lines = data.split(b"\n")
     tail = lines.pop() if lines else b""  # after the last newline: a line cut short, if any
     try:
         text = [line.decode("utf-8") for line in lines]
     except UnicodeDecodeError as exc:
-        raise SensorLogError(f"{p}: cannot read the sensor log: {exc}") from None
-    events = parse_lines(text, str(p))
+        raise SensorLogError(f"{label}: cannot read the {what}: {exc}") from None
+    events = parse_timed_lines(text, label, parse)
     if tail.strip():
         number = len(lines) + 1
-        where = f"{p} line {number}"
+        where = f"{label} line {number}"
         if not events or _is_whole_json(tail):
             # complete JSON, or nothing before it to keep: its fault is the error to report
-            last = parse_line(tail.decode("utf-8", "replace"), where)
-        else:
-            last = None
-            (warn or _stderr)(f"{p}: log ends in a partial line at line {number} (ignored)")
-        if last is not None:
+            last = parse(tail.decode("utf-8", "replace"), where, number)
             if events and last.t < events[-1].t:
-                raise SensorLogError(f"{p} line {number}: t {last.t} is before the previous "
+                raise SensorLogError(f"{where}: t {last.t} is before the previous "
                                      f"line's t {events[-1].t}")
             events.append(last)
+        else:
+            (warn or _stderr)(f"{label}: {_short(what)} ends in a partial line at line {number} "
+                              "(ignored)")
     if not events:
-        raise SensorLogError(f"{p}: the sensor log holds no events")
+        raise SensorLogError(f"{label}: the {what} holds no events")
     return events
+
+
+def _short(what: str) -> str:
+    """'log' for a sensor log (the message it always gave), else the name as it is."""
+    return "log" if what == "sensor log" else what
 
 
 def _is_whole_json(line: bytes) -> bool:
@@ -139,13 +181,20 @@ def _stderr(message: str) -> None:
 
 def parse_lines(lines: Iterable[str], name: str = "log") -> list[LogEvent]:
     """Events of log lines (blank lines skipped), checked like :func:`read_log`."""
-    events: list[LogEvent] = []
+    return parse_timed_lines(lines, name, _log_line)
+
+
+def parse_timed_lines(lines: Iterable[str], name: str,
+                      parse: Callable[[str, str, int], T]) -> list[T]:
+    """Entries of timed lines (blank lines skipped, ``t`` non-decreasing), each made by
+    ``parse(text, where, line_number)``: sensor logs and camera recordings alike."""
+    events: list[T] = []
     last = -math.inf
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         where = f"{name} line {number}"
-        event = parse_line(line, where)
+        event = parse(line, where, number)
         if event.t < last:
             raise SensorLogError(f"{where}: t {event.t} is before the previous line's t {last}")
         last = event.t

@@ -29,10 +29,12 @@ ALLOWED: dict[str, set[str]] = {
     "controller.sensorlog": {"engine", "hardware", "controller.table"},
     "controller.publish": {"engine", "controller.table"},
     "controller.runner": {"engine", "hardware", "controller.table", "controller.sensorlog"},
+    "controller.recording": {"engine", "hardware", "vision", "controller.table",
+                             "controller.sensorlog", "controller.runner"},
 }
 _BELOW_SIM = {"engine", "hardware", "vision", "controller.table", "controller.journal",
               "controller.players", "controller.config", "controller.sensorlog",
-              "controller.publish", "controller.runner"}
+              "controller.publish", "controller.runner", "controller.recording"}
 ALLOWED["controller.sim"] = _BELOW_SIM
 ALLOWED["controller.web"] = _BELOW_SIM
 ALLOWED["controller.cli"] = _BELOW_SIM | {"vision.synthetic", "controller.sim", "controller.web"}

@@ -1,7 +1,8 @@
 """``dvonn-board demo``, ``play`` and ``replay-sensors``: the table's game loop from the shell.
 
 replay-sensors LOG: the log's clock only; prints the final actions one per line, then
-``over white=N black=M`` if the game ended; ``--trace`` writes JSON lines on stderr.
+``over white=N black=M`` if the game ended; ``--trace`` writes JSON lines on stderr. LOG may be
+a camera recording (its folder or its frames.jsonl): the frames go through the camera path.
 demo: simulated hands play a whole game on the emulated sensor board (real firmware over a
 pseudo-terminal) with the LEDs drawn in the terminal. play: the real table from the config.
 """
@@ -14,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.cli.numbers import whole
 from controller.sensorlog import LogRecorder, log_colours, read_log, replay, report
 from controller.table.debounce import Timing
 from controller.table.session import TableController
@@ -24,12 +26,19 @@ def register(sub: Any) -> None:
     """Add demo, play and replay-sensors."""
     from controller.cli.web import add_web_option
 
-    p = sub.add_parser("replay-sensors", help="feed a sensor log through the controller")
-    p.add_argument("log", help="JSON Lines sensor log")
+    p = sub.add_parser("replay-sensors", help="feed a sensor log or a camera recording "
+                                              "through the controller")
+    p.add_argument("log", metavar="PATH", help="JSON Lines sensor log, or a camera recording "
+                                                "(its folder or its frames.jsonl)")
+    p.add_argument("--config", metavar="FILE", help="a recording's camera geometry and "
+                                                   "calibration: this config's [camera] section")
+    p.add_argument("--calibration", metavar="FILE",
+                   help="a recording's camera calibration (overrides the config's)")
     p.add_argument("--trace", action="store_true", help="JSON lines of roles/prompts on stderr")
     p.add_argument("--journal", help="store the game in this journal file")
     p.add_argument("--colours", choices=("auto", "on", "off"), default="auto",
-                   help="top colours known (default: if any snapshot names one)")
+                   help="top colours known (default: if any snapshot names one; on for a "
+                        "camera recording)")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("demo", help="a whole game on the simulated table")
@@ -51,8 +60,12 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser("play", help="the real table, backends from the config file")
     p.add_argument("--config", help="config file (TOML)")
-    p.add_argument("--record", help="write the sensor log to this file")
-    p.add_argument("--force", action="store_true", help="overwrite an existing --record file")
+    p.add_argument("--record", help="write the sensor log to this file (a camera table: a "
+                                    "camera recording into this folder)")
+    p.add_argument("--force", action="store_true",
+                   help="overwrite an existing --record file (or recording folder)")
+    p.add_argument("--record-limit", type=whole(1, 10**7, "a number of MB"), default=2000,
+                   metavar="MB", help="a camera recording ends at this size (default 2000)")
     p.add_argument("--journal", help="journal file (default: from the config)")
     p.add_argument("--white", help="human, ai[:LEVEL] or cmd:PROGRAM ARGS (default: config)")
     p.add_argument("--black", help="human, ai[:LEVEL] or cmd:PROGRAM ARGS (default: config)")
@@ -62,6 +75,13 @@ def register(sub: Any) -> None:
 
 # ----------------------------------------------------------------------- replay-sensors
 def cmd_replay(args: argparse.Namespace) -> int:
+    from controller.recording import is_recording
+
+    if is_recording(args.log):
+        return _replay_recording(args)
+    for option in ("config", "calibration"):
+        if getattr(args, option) is not None:
+            raise DvonnError(f"--{option} is for camera recordings; {args.log} is a sensor log")
     events = read_log(args.log)
     colours = {"on": True, "off": False}.get(args.colours)
     if colours is None:
@@ -72,14 +92,63 @@ def cmd_replay(args: argparse.Namespace) -> int:
         ctl = TableController(journal=journal, colours=colours, trace=trace, resume=False,
                               source="replay")
         replay(events, ctl)
-        report(ctl, sys.stdout)
-        if ctl.actions and not ctl.game.is_over():  # stdout keeps its contract: a note
-            print(f"dvonn-board replay-sensors: {args.log} ends mid-game "
-                  f"({unfinished_text(ctl)}): the game is unfinished", file=sys.stderr)
+        _report(args, ctl)
     finally:
         if journal is not None:
             journal.close()
     return 0
+
+
+def _replay_recording(args: argparse.Namespace) -> int:
+    """replay-sensors on a camera recording. An image that cannot be decoded shows only when
+    the replay reaches it, so the journal's writes are held until the replay is done: a bad
+    recording changes no file (an existing journal is opened first, for its writer lock)."""
+    from controller.cli.journalbuffer import JournalBuffer
+    from controller.recording import read_recording, replay_recording
+
+    recording = read_recording(args.log)
+    reader = _recording_reader(args)
+    colours = args.colours != "off"  # a camera sees the top colours
+    journal = _open_journal(args.journal) if args.journal and Path(args.journal).exists() \
+        else None
+    try:
+        held = JournalBuffer() if args.journal else None
+        trace = _trace_writer(sys.stderr) if args.trace else None
+        ctl = TableController(journal=held, colours=colours, trace=trace, resume=False,
+                              source="replay")
+        replay_recording(recording, ctl, reader=reader)
+        if held is not None:
+            journal = journal or _open_journal(args.journal)
+            held.flush(journal)
+        _report(args, ctl)
+    finally:
+        if journal is not None:
+            journal.close()
+    return 0
+
+
+def _recording_reader(args: argparse.Namespace) -> Any:
+    """The BoardReader of a replayed recording: --config's [camera] geometry and calibration,
+    --calibration over it; the default camera geometry without them."""
+    from controller.cli.vision import _calibration
+    from controller.recording import reader_from_camera
+
+    section: dict[str, Any] = {}
+    if args.config is not None:
+        from controller.config.settings import load_config
+
+        section = dict(load_config(args.config).camera)
+    path = args.calibration
+    if path is None and isinstance(section.get("calibration"), str) and section["calibration"]:
+        path = section["calibration"]
+    return reader_from_camera(section, _calibration(path))
+
+
+def _report(args: argparse.Namespace, ctl: TableController) -> None:
+    report(ctl, sys.stdout)
+    if ctl.actions and not ctl.game.is_over():  # stdout keeps its contract: a note
+        print(f"dvonn-board replay-sensors: {args.log} ends mid-game "
+              f"({unfinished_text(ctl)}): the game is unfinished", file=sys.stderr)
 
 
 def unfinished_text(ctl: TableController) -> str:
@@ -142,7 +211,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from controller.cli.paths import check_output_file
     from controller.config.settings import load_config
-    from controller.runner import Drain, PlacementTeacher, Runner, Source
+    from controller.runner import Drain, PlacementTeacher, Recorder, Runner, Source
     from controller.table.renderer import Renderer
     from hardware.clock import SystemClock
     from hardware.leds import strip_from_config
@@ -153,7 +222,12 @@ def cmd_play(args: argparse.Namespace) -> int:
     for spec in (args.white, args.black):  # before anything is opened
         if spec is not None:
             check_spec(spec)
-    check_output_file("--record", args.record, force=args.force)
+    if cfg.sensor.backend == "camera" and args.record is not None:
+        from controller.recording import check_record_folder
+
+        check_record_folder(args.record, force=args.force, option="--record")
+    else:
+        check_output_file("--record", args.record, force=args.force)
     port = _sensor_port(cfg)
     clock = SystemClock()
     closers: list[Any] = []
@@ -190,7 +264,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                               players=(cfg.players.white, cfg.players.black),
                               new_needs_long=True)
         if backend == "camera":
-            camera.heights_provider = lambda: [len(s) for s in ctl.game.stacks()]
+            camera.heights_provider = ctl.heights
             sources[0] = PlacementTeacher(camera, ctl)
         from controller.players.opponent import Opponent
 
@@ -206,9 +280,17 @@ def cmd_play(args: argparse.Namespace) -> int:
                                  palette=cfg.palette)
             closers.append(web)
             sources.append(web.attach(ctl, clock))
-        recorder = LogRecorder(args.record) if args.record else None
-        if recorder is not None:
-            closers.append(recorder)
+        recorder: Recorder | None = None
+        if args.record and backend == "camera":
+            from controller.recording import CameraRecorder, RecordingWriter
+
+            writer = RecordingWriter(args.record, force=args.force,
+                                     max_bytes=args.record_limit * 1_000_000)
+            closers.append(writer)
+            recorder = CameraRecorder(writer, camera)  # each frame the camera read, as read
+        elif args.record:
+            recorder = log = LogRecorder(args.record)
+            closers.append(log)
         runner = Runner(ctl, sources=sources, strip=strip,
                         renderer=Renderer(cfg.palette, cfg.animation), clock=clock,
                         recorder=recorder)

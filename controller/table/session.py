@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
 from controller.table import guide
+from controller.table.camera import CameraEvidence, unsettled
 from controller.table.catchup import Decision, Limits, Result, decide, lands, search, touches
 from controller.table.debounce import Debouncer, Timing
 from controller.table.expected import Expected, has_colours, strip_colours
 from controller.table.inference import IDLE, LIFTED, MISMATCH, WAIT, Explanation
+from controller.table.journaling import JournalLike, unfinished
 from controller.table.trace import RoleTrace, Trace
 from controller.table.view import BoardView
 from engine.game import Game
@@ -30,17 +32,6 @@ _INF = float("inf")
 _MAX_CHAIN = 100
 #: A cell unreadable for longer than this (seconds) is misread, not under a passing hand.
 HAND_PATIENCE = 3.0
-
-
-class JournalLike(Protocol):
-    """The part of controller.journal.store.Journal the controller uses."""
-
-    def new_game(self, *, white: str = ..., black: str = ..., source: str = ...) -> int: ...
-    def append(self, game_id: int, action: str) -> int: ...
-    def take_back(self, game_id: int) -> str | None: ...
-    def finish(self, game_id: int, *, white_score: int, black_score: int, result: str) -> None: ...
-    def abandon(self, game_id: int) -> None: ...
-    def actions(self, game_id: int) -> list[str]: ...
 
 
 class TableController:
@@ -107,7 +98,7 @@ class TableController:
             for move in self.game.move_stack:
                 journal.append(self.game_id, str(move))
         elif journal is not None:
-            info = _unfinished(journal) if resume else None
+            info = unfinished(journal) if resume else None
             if info is not None:
                 self.game_id = info
                 self.game = Game.from_moves(journal.actions(info))
@@ -119,6 +110,7 @@ class TableController:
         #: not): what emptied first happened first (controller.table.catchup, ``since``)
         self._since: list[float] = [_INF] * 49
         self.removals: dict[int, str] = {}
+        self._tall: dict[int, int] = {}  # the height of each stack cut off when it was
         # the removals as they were before each action of the game (for take-backs)
         self._history: list[dict[int, str]] = [{} for _ in self.game.move_stack]
         self.blocked = False  # True after undo/new: the table must match before inferring
@@ -133,6 +125,8 @@ class TableController:
         self.finished = False
         self._unreadable = 0
         self._choice_empty = 0  # cells already empty when the current prompt began
+        self.sight = CameraEvidence()  # a hand held over a cell, a piece not named yet
+        self._watch = 0  # the cells a prompt asks the hands about
         self._auto_pass()
         self._check_over()
 
@@ -153,6 +147,9 @@ class TableController:
                 self.polarity = polarity
             snap = self.debouncer.feed(event.t, cells)
             hidden = self.debouncer.unreadable
+            if self.colours:
+                self.sight.observe(self._watch, hidden, event.touched, event.t, cells,
+                                   self.stable or cells)
             if snap is None and (hidden != self._unreadable or turned or self._resume):
                 snap = self.debouncer.stable
             if snap is not None:
@@ -200,6 +197,14 @@ class TableController:
     def actions(self) -> list[str]:
         """The current game's actions in notation."""
         return [str(m) for m in self.game.move_stack]
+
+    def heights(self) -> list[int]:
+        """The stacks' heights as the table shows them (what the camera reader is given):
+        the committed game's, and the cut-off stacks not yet seen taken away."""
+        out = [len(s) for s in self.game.stacks()]
+        for c in self.removals:
+            out[c] = self._tall.get(c, 1)
+        return out
 
     def view(self) -> BoardView:
         """The BoardView for the current state (a pure function of it)."""
@@ -250,6 +255,8 @@ class TableController:
                         polarity=self.polarity if self.check_polarity else None,
                         limits=self.limits, hidden=hidden, first=first, extra=self._slack,
                         nodes=self._budget, since=self._since)
+        if self.sight.answer:  # where a hand said the action landed
+            result.hypotheses = self.sight.keep(result.hypotheses)
         self._budget -= result.nodes
         self._cut = self._cut or result.truncated
         self.search_count += 1
@@ -269,6 +276,9 @@ class TableController:
         # worst case is bounded, and the same log gives the same game on any machine
         self._budget = self.limits.snapshot
         self._resume = False
+        if self.colours:  # a lone '?' where the side to act places: its piece
+            snap, hidden, self._resume = self.sight.placement(self.game, snap, hidden, self._t)
+        named = self._unreadable & ~hidden
         ply = self.game.ply
         for _ in range(_MAX_CHAIN):
             expected = self.expected
@@ -362,8 +372,9 @@ class TableController:
             # with a camera a commit waits while a hand is next to what it changes, and for
             # the readings there to settle: a sleeve reads like a piece (camera game 3: a white
             # sleeve on D2 read w, and as the hand left C1C2 was rewritten as C1D2)
-            if self.colours and touches(self.game, d, self.debouncer.pending
-                                        | self.debouncer.covered(self._t, HAND_PATIENCE)):
+            pending = self.debouncer.pending
+            if self.colours and (touches(self.game, d, (pending | self.debouncer.covered(
+                    self._t, HAND_PATIENCE)) & ~named) or unsettled(self.game, d, pending)):
                 d = Decision("wait")
                 self._resume = True  # a hand that stays: look again at each reading
             if self._cut and d.kind != "commit":
@@ -418,6 +429,7 @@ class TableController:
                 up = self.gesture & _empty(self.stable or "")
                 self._choice_empty = _empty(self.stable or "") & ~up
                 self.gesture = up
+            self._watch = 0 if d.by_source else choice  # where the first action landed
             self._set(Explanation(LIFTED, source=d.source, candidates=candidates, choice=choice,
                                   by_source=d.by_source and bool(choice)))
             if self.suggested is not None and not (choice >> self.suggested) & 1:
@@ -449,12 +461,16 @@ class TableController:
     def _commit(self, move: Move) -> None:
         """Play ``move`` on the engine, journal it, then pass forced passes."""
         board = self.expected.board
+        tall = [len(s) for s in self.game.stacks()]
         self._history.append(dict(self.removals))
         removed = self.game.push(move)
+        self.sight.committed()  # a hand's answer was about this action
+        self._watch = 0
         for c in range(49):
             if (removed >> c) & 1:  # a target cut off shows the moved stack's top
                 src = move.source if c == move.target and move.source is not None else c
                 self.removals[c] = board[src]
+                self._tall[c] = tall[c] + (tall[src] if src != c else 0)
         self._journal_append(str(move))
         self._set(Explanation(IDLE))
         self.message = ""
@@ -487,6 +503,8 @@ class TableController:
 
     def _pop(self) -> None:
         self.game.pop()
+        self.sight.committed()
+        self._watch = 0
         self.removals = self._history.pop() if self._history else {}
         if self.journal is not None and self.game_id is not None:
             self.journal.take_back(self.game_id)
@@ -525,6 +543,8 @@ class TableController:
             self.game_id = self.journal.new_game(
                 white=self.players[0], black=self.players[1], source=self.source)
         self.game = Game()
+        self.sight.reset()
+        self._watch = 0
         self._history = []
         self.removals = {}
         self.finished = False
@@ -575,8 +595,3 @@ def _empty(snap: str) -> int:
     """Mask of the cells that read empty."""
     return sum(1 << c for c, ch in enumerate(snap) if ch == ".")
 
-
-def _unfinished(journal: JournalLike) -> int | None:
-    """The id of the journal's unfinished game, if it has one."""
-    info = getattr(journal, "unfinished", lambda: None)()
-    return None if info is None else int(info.id)

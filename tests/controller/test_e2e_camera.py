@@ -46,7 +46,7 @@ def rig() -> tuple[CameraTable, TableController, Runner, FakeClock]:
     table = CameraTable()
     ctl = TableController(colours=True)
     camera = CameraSensor(SyntheticSource(table.frame), BoardReader(), clock,
-                          heights_provider=lambda: [len(s) for s in ctl.game.stacks()])
+                          heights_provider=ctl.heights)
     runner = Runner(ctl, sources=[PlacementTeacher(camera, ctl)], strip=RecordingStrip(),
                     clock=clock)
     return table, ctl, runner, clock

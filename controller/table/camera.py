@@ -1,0 +1,172 @@
+"""What a camera sees that a hall board does not: a hand held over a cell, and a piece it
+cannot name yet.
+
+A camera never sees a lifted stack's cell empty while the stack is held above it: the hand
+is over the cell, and the cell reads ``?``. So the prompt's answer with a camera is the same
+gesture as on a hall board, as a camera sees it (:meth:`CameraEvidence.observe`): the chosen
+stack lifted and set back, at least ``hold`` seconds under the hand, then in view again. A
+stack set down again never lands exactly where it stood: the camera tells the one the hand
+moved from the candidates the hand only passed over (``touched``, vision.touch); when it saw
+none moved, the one blinking cell that was under the hand answers. The answer narrows the
+catch-up's explanations (:meth:`CameraEvidence.keep`) until the action is committed; a
+prompt that flickers away (a misread cell) and back keeps it.
+
+In the placing phase the side to act fixes the colour of the next piece. A cell that was
+empty and reads ``?`` on its own (no unreadable neighbour, so no hand near it) for ``lone``
+seconds is that piece (:meth:`CameraEvidence.placement`): a colour the camera's model has
+not learned yet (the game's first black piece) must not hold the game up, and committing it
+then keeps the placements in the order the camera saw them.
+"""
+
+from __future__ import annotations
+
+from controller.table.catchup import Decision, Hypothesis
+from engine.game import Game
+from engine.geometry import NEIGHBOUR_MASKS, iter_cells, spread
+
+#: Seconds a hand must stay over a prompted cell (a hand passing over it is not an answer).
+HOLD = 0.4
+#: Seconds a lone unreadable cell must stay so before it counts as a new piece: an empty
+#: cell misread '?' in plain view lasts a second or two now and then (benchmark camera game
+#: 20: G2 for 0.4 s became a placement), the first black piece of outside game 8 read '?'
+#: for 3.4 s.
+LONE = 2.0
+
+
+def _near(mask: int) -> int:
+    """``mask`` and every neighbour of its cells."""
+    return mask | spread(mask)
+
+
+class CameraEvidence:
+    """The hand gesture and the unnamed new piece, tracked across readings."""
+
+    def __init__(self, hold: float = HOLD, lone: float = LONE) -> None:
+        self.hold = hold
+        self.lone = lone
+        self._lone: dict[int, float] = {}  # cell -> since when it reads '?' on its own
+        self._held: dict[int, float] = {}  # prompted cell -> since when under the hand
+        self._named = 0  # pieces named so far that still read '?'
+        self._before = ""  # the board as read when the hand came over a prompted cell
+        self._watch = 0  # the cells the prompt asked about when the hand came
+        self._under = 0  # watched cells that read '?' while the hand was there
+        self._odd = 0  # watched cells that read another top while the hand was there
+        self._hid = 0  # the cells the hand hid
+        self._touched = 0  # the stacks seen moved before the hand came
+        self.answer = 0  # where a hand said the action not committed yet landed
+
+    def reset(self) -> None:
+        self._lone.clear()
+        self._held.clear()
+        self._named = 0
+        self._under = self._odd = self._hid = 0
+        self.answer = 0
+
+    # ----------------------------------------------------------------- the placing phase
+    def placement(self, game: Game, snap: str, hidden: int, t: float
+                  ) -> tuple[str, int, bool]:
+        """``snap`` and ``hidden`` with the unnamed new piece named: the lone unreadable cell
+        (empty before, no unreadable neighbour) held longest, if held ``lone`` seconds, reads
+        as the piece the side to act places (and a piece named so, while it still reads '?',
+        as committed). The third value is True while a lone cell is still being timed (the
+        caller looks again at the next reading)."""
+        self._named &= hidden & game.occupied
+        for c in iter_cells(self._named):  # still unnamed by the reader: as committed
+            snap = snap[:c] + game.stack(c)[-1] + snap[c + 1:]
+        hidden &= ~self._named
+        piece = game.piece_to_place()
+        if piece is None or not hidden:
+            self._lone.clear()
+            return snap, hidden, False
+        occupied = game.occupied
+        lone = {c for c in iter_cells(hidden)
+                if snap[c] == "." and not (occupied >> c) & 1
+                and not hidden & NEIGHBOUR_MASKS[c]}
+        self._lone = {c: self._lone.get(c, t) for c in lone}
+        ready = [c for c, since in self._lone.items() if t - since >= self.lone - 1e-9]
+        if not ready:
+            return snap, hidden, bool(self._lone)
+        cell = min(ready, key=lambda c: (self._lone[c], c))
+        self._named |= 1 << cell
+        named = snap[:cell] + piece + snap[cell + 1:]
+        return named, hidden & ~(1 << cell), len(self._lone) > 1
+
+    # ----------------------------------------------------------------- the prompt's answer
+    def observe(self, watch: int, hidden: int, touched: int, t: float, board: str,
+                settled: str) -> None:
+        """Follow the hand at every reading. ``watch``: the blinking cells where the first
+        action not committed may have landed, when the board cannot tell (0: none);
+        ``hidden`` the cells that read '?', ``touched`` the camera's moved stacks, ``board``
+        the reading, ``settled`` the stable board. When a hand that came over or beside a
+        watched cell has gone from every watched cell and its neighbours, the cell it
+        answered (if any) is kept as that action's landing (:meth:`keep`)."""
+        if not self._held:
+            if not watch & _near(hidden):
+                return
+            self._watch, self._before, self._touched = watch, settled, touched
+        cells = self._watch
+        for c in iter_cells(cells & _near(hidden)):  # under or beside the hand
+            self._held.setdefault(c, t)
+        self._under |= cells & hidden
+        self._hid |= hidden
+        self._odd |= sum(1 << c for c in iter_cells(cells & ~hidden)
+                         if board[c] != self._before[c])
+        if hidden & _near(cells):
+            return
+        held = sum(1 << c for c, since in self._held.items() if t - since >= self.hold - 1e-9)
+        self._held.clear()
+        self.answer |= self._answered(held, touched, board)  # two answers: none
+        self._under = self._odd = self._hid = 0
+
+    def _answered(self, held: int, touched: int, board: str) -> int:
+        """Of the watched cells under or beside the hand long enough (``held``): the one the
+        camera saw moved (lifted and set back); else, when it saw none of them moved, the
+        only one that was under the hand itself (a sleeve beside it can read as a piece). And
+        only when the hand changed nothing else: the board reads as it did when the hand came
+        wherever it is readable (a hand that took a stack away, or set one down, was the next
+        player's)."""
+        if any(a != b and "?" not in (a, b) for a, b in zip(self._before, board, strict=True)):
+            return 0
+        moved = held & touched & ~self._touched  # moved while this hand was there
+        if moved:
+            return moved if not moved & (moved - 1) else 0
+        under = held & self._under
+        if not under or under & (under - 1) or held & self._odd & ~under:
+            return 0  # (a cell beside the hand read otherwise: a sleeve over it?)
+        if touched & ~self._touched or self._hid & ~_near(under):
+            return 0  # the hand moved another stack, or hid cells round another one
+        for c in iter_cells(held & ~under):  # the hand round a cell it did not hide: a sleeve?
+            ring = NEIGHBOUR_MASKS[c]
+            if bin(ring & self._hid).count("1") >= max(3, bin(ring).count("1") / 2):
+                return 0
+        return under
+
+    def keep(self, hypotheses: list[Hypothesis]) -> list[Hypothesis]:
+        """The explanations that agree with the hand's answer: the first action after the
+        committed ones lands on the cell answered (explanations with take-backs, and an
+        answer that would leave none, are left as they are)."""
+        if not self.answer or self.answer & (self.answer - 1):
+            return hypotheses
+        cell = self.answer.bit_length() - 1
+        kept = [h for h in hypotheses
+                if h.back or ((moves := h.real_moves()) and moves[0].target == cell)]
+        return kept if any(not h.back for h in kept) else hypotheses
+
+    def committed(self) -> None:
+        """An action was committed or taken back: the answer was about the one before."""
+        self.answer = 0
+        self._held.clear()
+        self._under = self._odd = self._hid = 0
+
+
+def unsettled(game: Game, d: Decision, pending: int) -> bool:
+    """Whether a commit must wait for readings still settling where its first action may
+    have gone: another landing cell of the moved stack, or another empty cell for a
+    placement (a hand just leaving shows the landing cell a moment after the source: camera
+    benchmark game 10 committed I1K3 while I3's new top was still settling, for I1I3)."""
+    first = next((m for m in d.moves if not m.is_pass), None)
+    if d.kind != "commit" or first is None or not pending:
+        return False
+    if first.source is None:
+        return bool(pending & ~game.occupied)
+    return bool(pending & game.destinations(first.source))

@@ -1,0 +1,227 @@
+"""What a camera sees that a hall board does not (controller.table.camera): the prompt
+answered by a hand over the chosen stack, and a new piece the colour model cannot name yet."""
+
+from __future__ import annotations
+
+import pytest
+from table_helpers import board
+from test_catchup import at, first, same_colour_targets
+
+from controller.table.camera import CameraEvidence
+from controller.table.inference import LIFTED
+from controller.table.session import TableController
+from engine.game import Game
+from engine.geometry import CELL_NAMES, NEIGHBOUR_MASKS, iter_cells, parse_cell
+from hardware.events import SnapshotEvent
+
+
+class Camera:
+    """Readings at 5 frames a second, as a camera gives them (``touched`` included)."""
+
+    def __init__(self, ctl: TableController) -> None:
+        self.ctl = ctl
+        self.t = 0.0
+
+    def frames(self, cells: str, seconds: float, touched: int = 0) -> TableController:
+        for _ in range(max(1, round(seconds / 0.2))):
+            self.ctl.handle(SnapshotEvent(self.t, cells, touched=touched))
+            self.t += 0.2
+            self.ctl.advance(self.t)
+        return self.ctl
+
+
+def hide(cells: str, mask: int) -> str:
+    return "".join("?" if (mask >> c) & 1 else ch for c, ch in enumerate(cells))
+
+
+def _two_adjacent_same_colour(g: Game) -> tuple[int, list[int]] | None:
+    for s in iter_cells(g.movable()):
+        same = same_colour_targets(g, s)
+        pairs = [(a, b) for a in same for b in same if a < b and (NEIGHBOUR_MASKS[a] >> b) & 1]
+        if pairs:
+            return s, list(pairs[0])
+    return None
+
+
+def prompted() -> tuple[Camera, int, list[int], str]:
+    """A camera table prompting between two neighbouring destinations of a lifted stack's
+    landing (each shows the mover's colour on top)."""
+    g, found = first(_two_adjacent_same_colour)
+    assert isinstance(found, tuple)
+    s, pair = found
+    cam = Camera(TableController(game=g, colours=True))
+    cam.frames(board(g, True), 1.0)
+    landed = at(board(g, True), s, ".")
+    cam.frames(landed, 1.0)
+    e = cam.ctl.explanation
+    assert e.kind == LIFTED and set(pair) <= set(iter_cells(e.choice))
+    return cam, s, pair, landed
+
+
+def test_the_stack_the_hand_moved_is_the_answer() -> None:
+    cam, s, (a, b), landed = prompted()
+    before = list(cam.ctl.actions)
+    cam.frames(hide(landed, (1 << a) | (1 << b)), 0.8)  # the hand over both
+    assert cam.ctl.actions == before
+    cam.frames(landed, 1.0, touched=1 << b)  # b came back moved: lifted and set back
+    assert cam.ctl.actions == [*before, CELL_NAMES[s] + CELL_NAMES[b]]
+
+
+def test_a_hand_over_one_prompted_cell_alone_answers() -> None:
+    cam, s, (a, b), landed = prompted()
+    before = list(cam.ctl.actions)
+    cam.frames(hide(landed, 1 << a), 0.8)
+    cam.frames(landed, 1.0)
+    assert cam.ctl.actions == [*before, CELL_NAMES[s] + CELL_NAMES[a]]
+
+
+@pytest.mark.parametrize("touched", ["none", "both"])
+def test_a_hand_over_two_prompted_cells_that_does_not_tell_is_no_answer(touched: str) -> None:
+    cam, s, (a, b), landed = prompted()
+    before = list(cam.ctl.actions)
+    cam.frames(hide(landed, (1 << a) | (1 << b)), 0.8)
+    cam.frames(landed, 2.0, touched=0 if touched == "none" else (1 << a) | (1 << b))
+    assert cam.ctl.actions == before  # never a guess
+    assert cam.ctl.view().prompt == "choose-destination"
+
+
+def test_a_hand_passing_over_a_prompted_cell_is_no_answer() -> None:
+    cam, s, (a, b), landed = prompted()
+    before = list(cam.ctl.actions)
+    cam.frames(hide(landed, 1 << a), 0.2)  # one frame: a hand on its way elsewhere
+    cam.frames(landed, 2.0)
+    assert cam.ctl.actions == before
+
+
+def placing_camera(moves: list[str]) -> tuple[Camera, Game]:
+    g = Game.from_moves(moves)
+    cam = Camera(TableController(game=g, colours=True))
+    cam.frames(board(g, True), 1.0)
+    return cam, g
+
+
+def test_a_lone_unreadable_cell_in_the_placing_phase_is_the_side_to_acts_piece() -> None:
+    cam, g = placing_camera(["F3", "D3", "E3"])  # the three red pieces: Black next
+    cell = parse_cell("E5")
+    cam.frames(hide(board(g, True), 1 << cell), 0.2)
+    assert cam.ctl.actions[-1] == "E3"  # not yet: held 2 s first
+    cam.frames(hide(board(g, True), 1 << cell), 2.0)
+    assert cam.ctl.actions[-1] == "E5"
+    assert cam.ctl.game.stack(cell) == "b"
+
+
+def test_an_unreadable_cell_beside_a_hand_is_not_a_piece() -> None:
+    cam, g = placing_camera(["F3", "D3", "E3"])
+    cell = parse_cell("E5")
+    cam.frames(hide(board(g, True), (1 << cell) | NEIGHBOUR_MASKS[cell]), 3.0)
+    assert cam.ctl.actions[-1] == "E3"
+
+
+def test_an_empty_cell_misread_for_a_second_is_not_a_piece() -> None:
+    cam, g = placing_camera(["F3", "D3", "E3"])
+    cam.frames(hide(board(g, True), 1 << parse_cell("G2")), 1.2)
+    cam.frames(board(g, True), 2.0)
+    assert cam.ctl.actions[-1] == "E3"
+
+
+def test_placements_are_recorded_in_the_order_the_camera_saw_them() -> None:
+    """The first black piece reads '?' (a colour not learned yet) and White's next piece is
+    read before it is: the record keeps the camera's order (Black's, then White's)."""
+    cam, g = placing_camera(["F3", "D3", "E3"])
+    b, w = parse_cell("C4"), parse_cell("I1")
+    seen = hide(board(g, True), 1 << b)
+    cam.frames(seen, 0.2)
+    cam.frames(at(seen, w, "w"), 2.5)
+    assert cam.ctl.actions[-2:] == ["C4", "I1"]
+
+
+def test_camera_evidence_waits_for_the_hand_to_leave_every_watched_cell() -> None:
+    ev = CameraEvidence()
+    watch = (1 << 10) | (1 << 11)
+    b = "." * 49
+    ev.observe(watch, 1 << 10, 0, 0.0, b, b)
+    ev.observe(watch, 1 << 10, 0, 0.6, b, b)  # still there
+    ev.observe(0, 1 << 20, 0, 0.8, b, b)  # beside a watched cell: still near
+    assert ev.answer == 0
+    ev.observe(0, 0, 0, 1.0, b, b)  # gone (the prompt, briefly not shown, is the one it came to)
+    assert ev.answer == 1 << 10
+    ev.committed()
+    assert ev.answer == 0  # it was about the action now committed
+
+
+def test_a_hand_that_changed_the_board_did_not_answer() -> None:
+    ev = CameraEvidence()
+    before = "w" * 49
+    after = before[:20] + "." + before[21:]  # a stack taken away under the same hand
+    ev.observe((1 << 10) | (1 << 11), (1 << 10) | (1 << 20), 0, 0.0, before, before)
+    ev.observe(0, 0, 1 << 10, 1.0, after, before)
+    assert ev.answer == 0
+
+
+def test_an_answer_keeps_the_explanations_where_that_action_lands_there() -> None:
+    from controller.table.catchup import Hypothesis
+    from engine.move import Move
+
+    def hyp(*moves: str, back: int = 0) -> Hypothesis:
+        return Hypothesis(back, tuple(Move.parse(m) for m in moves), None, (0, 0, 0, 0), True)
+
+    options = [hyp("D5C4", "E3E5"), hyp("D5C5", "E3E5"), hyp("D5C4", "E3G3")]
+    ev = CameraEvidence()
+    ev.answer = 1 << parse_cell("C4")  # the first action landed on C4
+    assert ev.keep(options) == [options[0], options[2]]
+    ev.answer |= 1 << parse_cell("C5")  # two answers: none
+    assert ev.keep(options) == options
+    ev.answer = 1 << parse_cell("K5")  # an answer no explanation fits is left out
+    assert ev.keep(options) == options
+
+
+def test_a_sleeve_over_the_moved_stack_does_not_hide_it() -> None:
+    """The stack lifted and set back reads its own colour under the sleeve while the blinking
+    cell beside it reads '?': the camera saw the stack beside the hand moved."""
+    cam, s, (a, b), landed = prompted()
+    before = list(cam.ctl.actions)
+    cam.frames(hide(landed, 1 << a), 0.8)  # b under a sleeve the colour of its top
+    cam.frames(landed, 1.0, touched=1 << b)
+    assert cam.ctl.actions == [*before, CELL_NAMES[s] + CELL_NAMES[b]]
+
+
+def test_a_commit_waits_while_another_landing_cell_still_settles() -> None:
+    """A hand leaves the source first: the commit waits until every other cell the stack
+    could have landed on has settled (camera benchmark game 10: I1K3 for I1I3)."""
+    from controller.table.camera import unsettled
+    from controller.table.catchup import Decision
+    from engine.move import Move
+
+    g, found = first(_two_adjacent_same_colour)
+    assert isinstance(found, tuple)
+    s, (a, b) = found
+    d = Decision("commit", moves=(Move.step(s, a),))
+    assert unsettled(g, d, 1 << b)  # b, where it may have gone, reads something new
+    far = next(c for c in range(49) if not (g.destinations(s) >> c) & 1 and c != s)
+    assert not unsettled(g, d, 1 << far)
+    assert not unsettled(g, Decision("wait"), 1 << b)
+
+
+def test_the_reader_is_given_the_cut_off_stacks_still_standing() -> None:
+    """A move that cuts stacks off: until the camera sees them taken away they stand, and the
+    reader is told their heights (given 0 it read them '.', cleared them as taken away, and
+    when they read as pieces again the board "differed": camera benchmark game 1)."""
+    from table_helpers import playouts
+
+    for g in playouts(3):
+        if g.placing or g.is_over():
+            continue
+        move = next((m for m in g.legal_moves() if not m.is_pass and g.removal_if(m)), None)
+        if move is not None:
+            break
+    else:  # pragma: no cover - the playouts always reach a cut
+        raise AssertionError("no move that cuts stacks off")
+    before = [len(s) for s in g.stacks()]
+    ctl = TableController(game=g, colours=True)
+    ctl._commit(move)
+    cut = g.removal_if(move)
+    heights = ctl.heights()
+    for c in iter_cells(cut):
+        standing = before[c] + (before[move.source] if c == move.target else 0)
+        assert heights[c] == standing
+    assert sum(heights) == sum(before)  # nothing taken away yet
