@@ -3,17 +3,31 @@
     python benchmarks/camera_games.py [--games N] [--first SEED] [--size 960x720] [--quiet]
 
 Per-cell error (``benchmarks/vision.py``) says how often a cell is misread, not whether the
-game is followed. Here the players of ``controller.sim.physical`` (hands over the acting cell,
-stacks held in the air, wrong pieces swapped, knocked stacks, late removals, unanswered
-prompts, blackouts) play a whole random game on a table filmed by the widened renderer: one
-board, lamp and camera per game (``vision.synthetic.render.random_scene(wide=True)``), a hand and
-arm drawn over the cells the players cover, fresh sensor noise in every frame. Every frame
-goes through the play path: ``CameraSensor`` with the controller's committed heights, and each
-committed placement taught to the colour model (``PlacementTeacher``), as ``dvonn-board play``
-does. Printed per game and in all: followed to the end (the controller's game is the true
-game), stalled (a true prefix: an action never seen), or wrong (an action committed that did
-not happen); and per frame, cells read against the renderer's truth: a colour on a covered
-cell, a wrong colour, a piece read '.', an empty cell read as a piece, a visible cell '?'.
+game is followed. Here the players of ``controller.sim.physical`` play a whole random game on a
+table filmed by the widened renderer: one board, lamp and camera per game
+(``vision.synthetic.render.random_scene(wide=True)``), fresh sensor noise in every frame. They
+play as people do (and as the outside renderer of ../shared/camera-games does):
+
+- the acting player's arm comes from their side of the board (White at row 1, Black at row 5)
+  and the hand is over the acting cell: a placement's piece, a stack lifted (the source empties
+  under the hand), carried (the hand travels; now and then held in the air, off the board) and
+  set down on its destination with the hand over it;
+- when the LEDs prompt for a destination they mostly answer with the gesture under the hand:
+  the hand over the cell, the stack lifted and held above it (the camera sees a hand, never the
+  empty cell), set back (0.4-0.9 s later), the hand gone; else the stack is held up aside (the
+  cell seen empty) and set back, or next/confirm are pressed;
+- each stack stands a few millimetres off its cell's centre (up to 2.5 mm each way), drawn anew
+  only when a stack is set down there (placed, landed, set back): untouched stacks never move,
+  so the camera can tell the stack a hand moved (``SnapshotEvent.touched``, vision.touch);
+- wrong pieces swapped, knocked stacks put back, late removals, unanswered prompts, blackouts.
+
+Every frame goes through the play path: ``CameraSensor`` with the controller's committed
+heights (its readings carry the stacks it saw moved), and each committed placement taught to
+the colour model (``PlacementTeacher``), as ``dvonn-board play`` does. Printed per game and in
+all: followed to the end (the controller's game is the true game), stalled (a true prefix: an
+action never seen), or wrong (an action committed that did not happen); and per frame, cells
+read against the renderer's truth: a colour on a covered cell, a wrong colour, a piece read
+'.', an empty cell read as a piece, a visible cell '?'.
 
 Rendering costs about 0.5 s a frame at 960x720 (each distinct table state is rendered once;
 reading is per frame), so a game takes minutes: run it niced.
@@ -37,11 +51,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from controller.runner import PlacementTeacher  # noqa: E402
-from controller.sim.physical import GiveUp, Meanness, generate  # noqa: E402
+from controller.sensorlog import format_event  # noqa: E402
+from controller.sim.physical import GiveUp, Meanness, Sight, generate  # noqa: E402
 from controller.table.session import TableController  # noqa: E402
 from engine.geometry import NEIGHBOURS, cell_name  # noqa: E402
 from hardware.camera import SyntheticSource  # noqa: E402
 from hardware.clock import FakeClock  # noqa: E402
+from hardware.events import SnapshotEvent  # noqa: E402
 from vision.backend import CameraSensor  # noqa: E402
 from vision.geometry import BoardGeometry  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
@@ -62,6 +78,8 @@ CAMERA_MEANNESS = Meanness(noise=0.0, drop=0.02, repeat=0.0)
 #: Frames (0.1 s each) the controller's board may differ from the table before the game is
 #: given up as lost (an action takes a few seconds; a held stack or a prompt a few more).
 LOST_AFTER = 300
+#: A stack set down stands up to this many mm off its cell's centre, each way.
+OFFSET_MM = 2.5
 
 
 class FilmedTable:
@@ -77,10 +95,11 @@ class FilmedTable:
         self.cell_px = project_points(k, rot, t, centres)
         pitch = float(np.median([np.linalg.norm(self.cell_px[c] - self.cell_px[n])
                                  for c in range(49) for n in NEIGHBOURS[c]]))
-        hx, hy = self.geometry.sheet_extent_mm()
-        # Two players at the board's long sides: their arms come from there.
-        sides = np.array([[0.0, -2.2 * hy, 0.0], [0.0, 2.2 * hy, 0.0]])
-        self.side_px = project_points(k, rot, t, sides)
+        self.pose = (k, rot, t)
+        _, hy = self.geometry.sheet_extent_mm()
+        # Two players at the board's long sides, White's at row 1 (-y), Black's at row 5
+        # (+y): their arms come from there.
+        self.side_y = {"w": -2.2 * hy, "b": 2.2 * hy}
         self.hand_width = 1.3 * pitch
         self.styles: list[tuple[tuple[int, int, int], tuple[int, int, int] | None]] = []
         for _ in range(2):
@@ -95,7 +114,12 @@ class FilmedTable:
         self.noise = [self.rng.normal(0.0, 1.5, (size[1], size[0], 3)).astype(np.float32)
                       for _ in range(4)]
         self.truth: Truth | None = None
-        self._state: tuple[tuple[str, ...], frozenset[int]] | None = None
+        self._state: tuple[Any, ...] | None = None
+        #: Where each cell's stack stands (mm off centre), drawn when a stack is set down
+        #: there (its own stream: the other draws stay as they were).
+        self.places = np.random.default_rng([seed, 1])
+        self.offsets: list[tuple[float, float]] = [(0.0, 0.0)] * 49
+        self._set_downs: tuple[int, ...] = (0,) * 49
         self.clock = FakeClock()
         self.camera: CameraSensor | None = None
         self.teacher: PlacementTeacher | None = None
@@ -117,24 +141,33 @@ class FilmedTable:
         self.log: list[dict[str, Any]] = []
         self._render_seed = 0
         self._hand_list: list[Hand] = []
+        #: The controller's input (readings with their touched masks, buttons: ``--dump``
+        #: writes them, so a lost game replays through the controller alone).
+        self.events: list[Any] = []
         #: The true record and the controller's (``--dump``).
         self.records: tuple[list[str], list[str]] = ([], [])
 
-    def __call__(self, stacks: list[str], covered: frozenset[int],
-                 ctl: TableController) -> str:
+    def __call__(self, stacks: list[str], covered: frozenset[int], ctl: TableController,
+                 sight: Sight) -> tuple[str, int]:
         if self.teacher is None:
             self.camera = CameraSensor(SyntheticSource(self._next_frame), BoardReader(),
                                        self.clock,
-                                       heights_provider=lambda: [len(s) for s in ctl.game.stacks()])
+                                       heights_provider=ctl.heights)
             self.teacher = PlacementTeacher(self.camera, ctl)
-        state = (tuple(stacks), covered)
+        for c, (a, b) in enumerate(zip(self._set_downs, sight.set_downs, strict=True)):
+            if a != b:  # set down again: never exactly where it stood
+                dx, dy = self.places.uniform(-OFFSET_MM, OFFSET_MM, 2)
+                self.offsets[c] = (float(dx), float(dy))
+        self._set_downs = sight.set_downs
+        offsets = [o if s else (0.0, 0.0) for o, s in zip(self.offsets, stacks, strict=True)]
+        state = (tuple(stacks), covered, sight.hand, sight.over, tuple(offsets))
         if state != self._state:
             self._state = state
             t0 = time.process_time()
-            self._hand_list = self._hands(covered)
+            self._hand_list = self._hands(covered, sight)
             self._render_seed = int(self.rng.integers(1 << 30))
             scene = replace(self.scene, stacks=list(stacks), hands=self._hand_list,
-                            seed=self._render_seed)
+                            seed=self._render_seed, offsets=offsets)
             self.frame, self.truth = render(scene, self.geometry)
             self.render_cpu += time.process_time() - t0
             self.renders += 1
@@ -144,14 +177,19 @@ class FilmedTable:
         t0 = time.process_time()
         events = self.teacher.poll()
         self.read_cpu.append(time.process_time() - t0)
-        cells = events[0].cells
+        event = events[0]
+        assert isinstance(event, SnapshotEvent)
+        cells, touched = event.cells, event.touched
         self._score(cells, ctl)
         reading = self.camera.last_reading if self.camera is not None else None
         self.log.append({
-            "frame": self.reads["frames"], "ply": ctl.game.ply, "stacks": list(stacks),
-            "heights": [len(s) for s in ctl.game.stacks()], "seed": self._render_seed,
+            "frame": self.reads["frames"], "t": round(self.clock.now(), 4),
+            "ply": ctl.game.ply, "stacks": list(stacks),
+            "heights": ctl.heights(), "seed": self._render_seed,
             "hands": [[h.start, h.end, h.width, h.skin, h.sleeve, h.sleeve_share]
                       for h in self._hand_list],
+            "over": sight.over, "hand": sight.hand, "touched": [
+                cell_name(c) for c in range(49) if (touched >> c) & 1],
             "want": self.truth.expected if self.truth is not None else "", "read": cells,
             "why": {cell_name(c): r for c, r in enumerate(reading.reasons)
                     if reading is not None and r} if reading is not None else {}})
@@ -159,23 +197,28 @@ class FilmedTable:
         if self.behind > LOST_AFTER:
             self.lost = (self.frame, self.truth.expected, cells, ctl.game.stacks(), ctl.view())
             raise GiveUp
-        return cells
+        return cells, touched
 
     def _next_frame(self, index: int) -> np.ndarray:
         assert self.noisy is not None
         return self.noisy
 
-    def _hands(self, covered: frozenset[int]) -> list[Hand]:
+    def _hands(self, covered: frozenset[int], sight: Sight) -> list[Hand]:
+        """The acting player's arm, from their side of the board to the cell they act on."""
         if not covered:
             return []
-        acting = [c for c in sorted(covered) if set(NEIGHBOURS[c]) <= covered]
-        cell = acting[0] if acting else min(covered)
-        side = int(self.rng.integers(2))
-        skin, sleeve = self.styles[side]
+        cell = sight.over
+        if cell is None:
+            acting = [c for c in sorted(covered) if set(NEIGHBOURS[c]) <= covered]
+            cell = acting[0] if acting else min(covered)
+        who = sight.hand or ("w", "b")[int(self.rng.integers(2))]
+        skin, sleeve = self.styles[0 if who == "w" else 1]
+        x = float(self.geometry.cell_centres_mm()[cell][0])
+        shoulder = np.array([[0.5 * x + float(self.rng.uniform(-40, 40)), self.side_y[who], 0.0]])
+        start = project_points(*self.pose, shoulder)[0]
         end = self.cell_px[cell]
-        return [Hand((float(self.side_px[side][0]), float(self.side_px[side][1])),
-                     (float(end[0]), float(end[1])), self.hand_width, skin, sleeve,
-                     float(self.rng.uniform(0.5, 0.8)))]
+        return [Hand((float(start[0]), float(start[1])), (float(end[0]), float(end[1])),
+                     self.hand_width, skin, sleeve, float(self.rng.uniform(0.5, 0.8)))]
 
     def _score(self, cells: str, ctl: TableController) -> None:
         assert self.truth is not None
@@ -217,6 +260,7 @@ def play(seed: int, size: tuple[int, int]) -> tuple[str, str, FilmedTable, int]:
     done = [str(m) for m in table.teacher.controller.game.move_stack]
     truth = session.truth
     table.records = ([str(m) for m in truth], done)
+    table.events = session.events
     if done == truth and not session.stats.get("given_up"):
         return "followed", "", table, len(truth)
     first = next((i for i, (a, b) in enumerate(zip(done, truth, strict=False)) if a != b),
@@ -245,6 +289,14 @@ def _dump(folder: Path, seed: int, table: FilmedTable, outcome: str) -> None:
                  f"ctl  {''.join(s[-1] if s else '.' for s in stacks)}\n"
                  f"prompt {view.prompt} blink {sorted(view.blink)}\n")
     (folder / f"game-{seed}.txt").write_text(text)
+    with open(folder / f"game-{seed}.events.jsonl", "w") as f:
+        for event in table.events:
+            line = format_event(event)
+            if line is not None:
+                obj = json.loads(line)
+                if getattr(event, "touched", 0):
+                    obj["touched"] = event.touched
+                f.write(json.dumps(obj) + "\n")
     with open(folder / f"game-{seed}.jsonl", "w") as f:
         for line in table.log:
             f.write(json.dumps(line) + "\n")

@@ -8,7 +8,10 @@ covers). They behave like real people at a real table, not like the controller's
 - a lifted stack is sometimes held in the air, seen as an empty source, before it lands;
 - the gesture (lift the destination, set it back) or next/confirm only when the LEDs prompt,
   and now and then the prompt is left unanswered and the next player moves first (answering
-  it later, while it still blinks);
+  it later, while it still blinks); at a camera table the gesture is mostly made under the
+  hand (the camera sees a hand over the cell, never the cell empty: it tells the stack set
+  back by ``touched``, as vision.touch does, and misses one now and then), else the stack is
+  held up aside (the cell seen empty) and set back;
 - cut-off stacks are sometimes taken away only after the next player has started;
 - a knocked stack is put back; a wrong piece is put down and swapped;
 - readings are missed (dropped frames, a blackout over a whole action), repeated, or noisy
@@ -52,6 +55,8 @@ class Meanness:
     buttons: float = 0.4  # per answer: next/confirm instead of the gesture
     late_removal: float = 0.2  # per move with cut-off stacks: taken after the next lift
     sleeve: float = 0.05  # per hand (camera): one covered cell reads a colour while covered
+    hidden_gesture: float = 0.8  # per gesture (camera): made under the hand, not held aside
+    touch_missed: float = 0.1  # per stack set down under a hand (camera): not seen moved
 
 
 class GiveUp(Exception):
@@ -59,9 +64,22 @@ class GiveUp(Exception):
     session then holds the true actions up to there, and ``stats["given_up"]`` is 1."""
 
 
+@dataclass(frozen=True)
+class Sight:
+    """What a camera over the table films beside the stacks and the covered cells."""
+
+    #: Per cell, how many times a stack has been set down there (placed, landed, set back):
+    #: each time it stands a few millimetres elsewhere.
+    set_downs: tuple[int, ...]
+    hand: str  # whose hand is over the board: 'w' (row-1 side), 'b' (row 5), '' none
+    over: int | None  # the cell that hand acts on (a carried stack's destination), or None
+
+
 #: A real sensor in place of the ideal one: (true stacks, cells a hand covers, the live
-#: controller) -> the snapshot it reads (e.g. a rendered frame read by the camera reader).
-Sensor = Callable[[list[str], frozenset[int], TableController], str]
+#: controller, what else a camera films) -> the snapshot it reads, or the snapshot and the
+#: mask of stacks it saw moved under a hand (``SnapshotEvent.touched``); e.g. a rendered frame
+#: read by the camera reader. A bare snapshot gets the ideal camera's ``touched``.
+Sensor = Callable[[list[str], frozenset[int], TableController, Sight], "str | tuple[str, int]"]
 
 
 @dataclass
@@ -96,14 +114,30 @@ class _Table:
         # own stream, so the players' and the other mishaps' draws stay as they were.
         self.sleeves = random.Random(hash(rng.getstate()[1][:8]))
         self.sleeve: dict[int, str] = {}
+        # A camera sees a stack set down under a hand as moved once the hand is gone (and
+        # misses one now and then): its own stream too.
+        self.touches = random.Random(hash(rng.getstate()[1][8:16]))
+        self.set_downs = [0] * 49
+        self.moved: set[int] = set()  # set down under the hand that is there now
+        self.touched = 0  # the camera's moved stacks, each until a hand covers it again
+        self.hand = ""  # whose hand acts: 'w', 'b'
+        self.over: int | None = None  # the cell it acts on
         self.stats: dict[str, int] = {}
 
     def count(self, what: str) -> None:
         self.stats[what] = self.stats.get(what, 0) + 1
 
-    def cells(self) -> str:
+    def reading(self) -> tuple[str, int]:
+        """What the sensor reads now: the snapshot and the stacks it saw moved."""
         if self.sensor is not None:
-            return self.sensor(self.stacks, frozenset(self.covered), self.ctl)
+            sight = Sight(tuple(self.set_downs), self.hand if self.covered else "",
+                          self.over if self.covered else None)
+            got = self.sensor(self.stacks, frozenset(self.covered), self.ctl, sight)
+            return (got, self.touched) if isinstance(got, str) else got
+        return self.cells(), self.touched
+
+    def cells(self) -> str:
+        """What an ideal sensor reads now."""
         out = []
         for c, s in enumerate(self.stacks):
             if self.kind == "camera" and c in self.covered:
@@ -130,14 +164,14 @@ class _Table:
             self.t = round(self.t + FRAME, 6)
             if self.dark or rng.random() < m.drop:
                 continue
-            cells = self.cells()
+            cells, touched = self.reading()
             if rng.random() < m.noise:
                 c = rng.randrange(49)
                 flip = "?" if rng.random() < 0.3 else ("." if cells[c] != "." else (
                     "x" if self.kind == "hall" else rng.choice("wb")))
                 cells = cells[:c] + flip + cells[c + 1:]
                 self.count("noise")
-            event = SnapshotEvent(self.t, cells, self.polarities())
+            event = SnapshotEvent(self.t, cells, self.polarities(), touched)
             self._emit(event)
             if rng.random() < m.repeat:
                 self._emit(event)
@@ -146,7 +180,7 @@ class _Table:
         """One last reading, without noise, missed frames or hands."""
         self.uncover()
         self.t = round(self.t + FRAME, 6)
-        self._emit(SnapshotEvent(self.t, self.cells(), self.polarities()))
+        self._emit(SnapshotEvent(self.t, *self._read()))
 
     def press(self, button: str) -> None:
         self.t = round(self.t + FRAME, 6)
@@ -154,20 +188,43 @@ class _Table:
         if not self.dark:
             # The sensor goes on scanning while a button is pressed: a noisy reading just
             # before a run of presses is answered by the next scan, not held for seconds.
-            self._emit(SnapshotEvent(self.t, self.cells(), self.polarities()))
+            self._emit(SnapshotEvent(self.t, *self._read()))
+
+    def _read(self) -> tuple[str, str, int]:
+        cells, touched = self.reading()
+        return cells, self.polarities(), touched
+
+    def put(self, cell: int, stack: str) -> None:
+        """Set ``stack`` down on ``cell`` (a piece placed, a stack landed or set back): it
+        never stands exactly where the last one did, and a camera that saw the hand over it
+        sees it moved once the hand is gone (now and then it lands where it stood)."""
+        self.stacks[cell] = stack
+        self.set_downs[cell] += 1
+        if self.kind == "camera" and cell in self.covered and not self.dark:
+            if self.touches.random() < self.mean.touch_missed:
+                self.count("touch_missed")
+            else:
+                self.moved.add(cell)
 
     def cover(self, *cells: int) -> None:
         if self.kind == "camera":
             for c in cells:
                 self.covered.add(c)
                 self.covered.update(NEIGHBOURS[c])
+                self.over = c
+            for c in self.covered:
+                self.touched &= ~(1 << c)
             if not self.sleeve and self.sleeves.random() < self.mean.sleeve:
                 cell = self.sleeves.choice(sorted(self.covered))
                 self.sleeve = {cell: self.sleeves.choice("wbr")}
                 self.count("sleeve")
 
     def uncover(self) -> None:
+        for c in self.moved:
+            self.touched |= 1 << c
+        self.moved.clear()
         self.covered.clear()
+        self.over = None
         self.sleeve = {}
 
 
@@ -178,16 +235,32 @@ class _Players:
         self.mean = mean
         self.game = Game()
         self.truth: list[Move] = []
+        self.sides: list[str] = []  # who made each true action
         self.late: list[int] = []  # cut-off stacks still standing, to take after the next lift
 
     def pause(self, lo: float, hi: float) -> None:
         self.table.frames(self.rng.uniform(lo, hi))
+
+    def push(self, move: Move) -> int:
+        """Play ``move`` (the side to act's) in the true game; returns the cut-off mask."""
+        self.sides.append(self.game.turn)
+        self.truth.append(move)
+        return self.game.push(move)
+
+    def push_passes(self) -> None:
+        while not self.game.placing and self.game.legal_moves() == [PASS]:
+            self.push(PASS)
 
     # -- answering prompts -----------------------------------------------------------------
     def pending_target(self) -> int | None:
         """Where the first action the controller has not committed really went (or, when the
         LEDs ask where it came from, its source), if the controller's game is a prefix of the
         truth and a prompt asks about it."""
+        pending = self.pending()
+        return None if pending is None else pending[0]
+
+    def pending(self) -> tuple[int, str] | None:
+        """:meth:`pending_target` and who made that action (whose hand answers)."""
         ctl = self.table.ctl
         view = ctl.view()
         if view.prompt not in ("choose-destination", "choose-source"):
@@ -203,15 +276,18 @@ class _Players:
             return None
         move = self.truth[len(done)]
         target = move.source if view.prompt == "choose-source" else move.target
-        return target if target in view.blink else None
+        if target is None or target not in view.blink:
+            return None
+        return target, self.sides[len(done)]
 
     def answer(self) -> None:
         """Answer a prompt the LEDs show (gesture or next/confirm)."""
         for _ in range(4):
-            target = self.pending_target()
-            if target is None:
+            pending = self.pending()
+            if pending is None:
                 return
-            t = self.table
+            target, t = pending[0], self.table
+            t.hand = pending[1]
             if self.rng.random() < self.mean.buttons or not t.stacks[target]:
                 t.count("buttons")
                 for _ in range(12):
@@ -220,6 +296,13 @@ class _Players:
                     t.press("next")
                 t.press("confirm")
                 self.pause(0.3, 0.6)
+            elif t.kind == "camera" and t.touches.random() < self.mean.hidden_gesture:
+                # lifted and held over the cell, the hand over it: the camera sees a hand,
+                # then the stack back a little off where it stood
+                t.count("gesture")
+                t.count("hidden_gesture")
+                self.set_back(target, (0.4, 0.9), (0.1, 0.3))
+                self.pause(0.7, 1.0)
             else:
                 t.count("gesture")
                 t.cover(target)
@@ -229,7 +312,7 @@ class _Players:
                 self.pause(0.7, 1.0)
                 t.cover(target)
                 self.pause(0.2, 0.4)
-                t.stacks[target] = held
+                t.put(target, held)
                 self.pause(0.2, 0.4)
                 t.uncover()
                 self.pause(0.7, 1.0)
@@ -262,9 +345,9 @@ class _Players:
                 t.dark = True
                 dark_next = self.rng.random() < 0.3 and self.pending_target() is None
             move = self.rng.choice(self.game.legal_moves())
+            t.hand = self.game.turn
             if move == PASS:
-                self.game.push(move)
-                self.truth.append(move)
+                self.push(move)
                 self.pause(0.8, 1.2)
             elif move.is_placement:
                 self.place(move)
@@ -295,19 +378,16 @@ class _Players:
         self.pause(0.3, 0.8)
         if piece != "r" and self.rng.random() < self.mean.wrong_piece:
             t.count("wrong_piece")
-            t.stacks[cell] = "b" if piece == "w" else "w"
+            t.put(cell, "b" if piece == "w" else "w")
             t.uncover()
             self.pause(1.0, 1.6)
             t.cover(cell)
             self.pause(0.3, 0.6)
-        t.stacks[cell] = piece
+        t.put(cell, piece)
         self.pause(0.1, 0.3)
         t.uncover()
-        self.game.push(move)
-        self.truth.append(move)
-        while not self.game.placing and self.game.legal_moves() == [PASS]:
-            self.game.push(PASS)
-            self.truth.append(PASS)
+        self.push(move)
+        self.push_passes()
 
     def move(self, move: Move) -> None:
         t = self.table
@@ -327,14 +407,11 @@ class _Players:
         else:
             t.cover(d)
             self.pause(0.1, 0.3)
-        t.stacks[d] += stack
+        t.put(d, t.stacks[d] + stack)
         self.pause(0.1, 0.3)
         t.uncover()
-        cut = self.game.push(move)
-        self.truth.append(move)
-        while not self.game.placing and self.game.legal_moves() == [PASS]:
-            self.game.push(PASS)
-            self.truth.append(PASS)
+        cut = self.push(move)
+        self.push_passes()
         cells = [c for c in range(49) if (cut >> c) & 1]
         if not cells:
             return
@@ -370,14 +447,21 @@ class _Players:
             return
         t.count("knock")
         c = self.rng.choice(cells)
-        t.cover(c)
-        self.pause(0.2, 0.4)
-        held, t.stacks[c] = t.stacks[c], ""
-        self.pause(0.6, 1.5)
-        t.stacks[c] = held
-        self.pause(0.2, 0.4)
-        t.uncover()
+        t.hand = self.game.turn
+        self.set_back(c, (0.6, 1.5), (0.2, 0.4))
         self.pause(0.8, 1.2)
+
+    def set_back(self, cell: int, up: tuple[float, float], down: tuple[float, float]) -> None:
+        """Lift the stack on ``cell`` under the hand, hold it ``up`` seconds and set it back
+        (a little off where it stood), the hand there ``down`` seconds more."""
+        t = self.table
+        t.cover(cell)
+        self.pause(0.2, 0.4)
+        held, t.stacks[cell] = t.stacks[cell], ""
+        self.pause(*up)
+        t.put(cell, held)
+        self.pause(*down)
+        t.uncover()
 
 
 def expected_lines(truth: list[Move]) -> list[str]:
