@@ -56,11 +56,10 @@ class CameraEvidence:
         self.answer = 0  # where a hand said the action not committed yet landed
 
     def reset(self) -> None:
+        """A new game: nothing followed any more."""
         self._lone.clear()
-        self._held.clear()
         self._named = 0
-        self._under = self._odd = self._hid = 0
-        self.answer = 0
+        self.committed()
 
     # ----------------------------------------------------------------- the placing phase
     def placement(self, game: Game, snap: str, hidden: int, t: float
@@ -120,11 +119,13 @@ class CameraEvidence:
 
     def _answered(self, held: int, touched: int, board: str) -> int:
         """Of the watched cells under or beside the hand long enough (``held``): the one the
-        camera saw moved (lifted and set back); else, when it saw none of them moved, the
-        only one that was under the hand itself (a sleeve beside it can read as a piece). And
-        only when the hand changed nothing else: the board reads as it did when the hand came
-        wherever it is readable (a hand that took a stack away, or set one down, was the next
-        player's)."""
+        camera saw moved while the hand was there (lifted and set back). Else the only one
+        under the hand itself, when the camera saw no stack moved at all, the hand hid only
+        cells round that one, and no other watched cell beside it read otherwise or had the
+        hand round it (a sleeve over the stack the hand moved reads as a piece, its ring of
+        neighbours as the hand). And only when the hand changed nothing else: the board reads
+        as it did when the hand came wherever it is readable (a hand that took a stack away,
+        or set one down, was the next player's)."""
         if any(a != b and "?" not in (a, b) for a, b in zip(self._before, board, strict=True)):
             return 0
         moved = held & touched & ~self._touched  # moved while this hand was there
