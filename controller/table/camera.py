@@ -20,6 +20,8 @@ then keeps the placements in the order the camera saw them.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from controller.table.catchup import Decision, Hypothesis
 from engine.game import Game
 from engine.geometry import NEIGHBOUR_MASKS, iter_cells, spread
@@ -171,3 +173,21 @@ def unsettled(game: Game, d: Decision, pending: int) -> bool:
     if first.source is None:
         return bool(pending & ~game.occupied)
     return bool(pending & game.destinations(first.source))
+
+
+def phantoms(game: Game, snap: str, removals: Collection[int]) -> str:
+    """``snap`` with the tops read on empty cells in the moving phase unknown: an empty cell
+    never fills again, so a top read there (not a cut-off stack still standing, nor the
+    source of one of the last two moves, which a take-back refills) is something else the
+    camera sees: a neighbour taller than the heights say seen past it, a stack carried over
+    it, a sleeve (camera benchmark game 13: C1C4 made C4 taller, its side read as a black top
+    on C5, and no explanation fitted the board again)."""
+    if game.placing:
+        return snap
+    refill = {m.source for m in [m for m in game.move_stack if not m.is_pass][-2:]}
+    occupied = game.occupied
+    out = list(snap)
+    for c, ch in enumerate(snap):
+        if ch in "wbr" and not (occupied >> c) & 1 and c not in removals and c not in refill:
+            out[c] = "?"
+    return "".join(out)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.table import guide
-from controller.table.camera import CameraEvidence, unsettled
+from controller.table.camera import CameraEvidence, phantoms, unsettled
 from controller.table.catchup import Decision, Limits, Result, decide, lands, search, touches
 from controller.table.debounce import Debouncer, Timing
 from controller.table.expected import Expected, has_colours, strip_colours
@@ -278,6 +278,7 @@ class TableController:
         self._resume = False
         if self.colours:  # a lone '?' where the side to act places: its piece
             snap, hidden, self._resume = self.sight.placement(self.game, snap, hidden, self._t)
+            snap = phantoms(self.game, snap, self.removals)
         named = self._unreadable & ~hidden
         ply = self.game.ply
         for _ in range(_MAX_CHAIN):

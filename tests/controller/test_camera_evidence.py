@@ -225,3 +225,24 @@ def test_the_reader_is_given_the_cut_off_stacks_still_standing() -> None:
         standing = before[c] + (before[move.source] if c == move.target else 0)
         assert heights[c] == standing
     assert sum(heights) == sum(before)  # nothing taken away yet
+
+
+def test_a_top_read_on_an_empty_cell_in_the_moving_phase_is_unknown() -> None:
+    """An empty cell never fills again: a top read there is a taller neighbour seen past it,
+    a carried stack, a sleeve (camera benchmark game 13). A cut-off stack still standing and
+    the source of a recent move (a take-back refills it) keep their readings."""
+    from table_helpers import playouts
+
+    from controller.table.camera import phantoms
+
+    g = next(g for g in playouts(5) if not g.placing and len(g.move_stack) > 52)
+    snap = board(g, True)
+    empty = [c for c in range(49) if not g.stack(c)]
+    source = g.move_stack[-1].source
+    other = next(c for c in empty if c != source)
+    assert phantoms(g, at(snap, other, "b"), {})[other] == "?"
+    assert phantoms(g, at(snap, other, "b"), {other: "b"})[other] == "b"  # cut off, standing
+    if source is not None and not g.stack(source):
+        assert phantoms(g, at(snap, source, "w"), {})[source] == "w"  # a take-back refills it
+    placing = Game.from_moves(["F3", "D3", "E3"])
+    assert phantoms(placing, at(board(placing, True), other, "b"), {})[other] == "b"
