@@ -235,14 +235,15 @@ def test_a_top_read_on_an_empty_cell_in_the_moving_phase_is_unknown() -> None:
 
     from controller.table.camera import phantoms
 
-    g = next(g for g in playouts(5) if not g.placing and len(g.move_stack) > 52)
+    g = next(g for g in playouts(5) if not g.placing and len(g.move_stack) > 52
+             and not g.move_stack[-1].is_pass)
     snap = board(g, True)
     empty = [c for c in range(49) if not g.stack(c)]
     source = g.move_stack[-1].source
     other = next(c for c in empty if c != source)
     assert phantoms(g, at(snap, other, "b"), {})[other] == "?"
     assert phantoms(g, at(snap, other, "b"), {other: "b"})[other] == "b"  # cut off, standing
-    if source is not None and not g.stack(source):
-        assert phantoms(g, at(snap, source, "w"), {})[source] == "w"  # a take-back refills it
+    assert source is not None and not g.stack(source)  # a move empties its source
+    assert phantoms(g, at(snap, source, "w"), {})[source] == "w"  # a take-back refills it
     placing = Game.from_moves(["F3", "D3", "E3"])
     assert phantoms(placing, at(board(placing, True), other, "b"), {})[other] == "b"
