@@ -20,11 +20,13 @@ then keeps the placements in the order the camera saw them.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
+from dataclasses import replace
 
 from controller.table.catchup import Decision, Hypothesis
 from engine.game import Game
 from engine.geometry import NEIGHBOUR_MASKS, iter_cells, spread
+from engine.move import Move
 
 #: Seconds a hand must stay over a prompted cell (a hand passing over it is not an answer).
 HOLD = 0.4
@@ -146,14 +148,17 @@ class CameraEvidence:
 
     def keep(self, hypotheses: list[Hypothesis]) -> list[Hypothesis]:
         """The explanations that agree with the hand's answer: the first action after the
-        committed ones lands on the cell answered (explanations with take-backs, and an
-        answer that would leave none, are left as they are)."""
+        committed ones lands on the cell answered (explanations with take-backs are left as
+        they are). An answer that leaves none says the board is misread, not that the
+        players were wrong: nothing explains it until it reads again (camera benchmark game
+        4: two standing stacks read '.', the hand answered C1 for C2C1, and the only
+        explanations left committed F5E5)."""
         if not self.answer or self.answer & (self.answer - 1):
             return hypotheses
         cell = self.answer.bit_length() - 1
         kept = [h for h in hypotheses
                 if h.back or ((moves := h.real_moves()) and moves[0].target == cell)]
-        return kept if any(not h.back for h in kept) else hypotheses
+        return kept if any(not h.back for h in kept) else []
 
     def committed(self) -> None:
         """An action was committed or taken back: the answer was about the one before."""
@@ -162,17 +167,56 @@ class CameraEvidence:
         self._under = self._odd = self._hid = 0
 
 
-def unsettled(game: Game, d: Decision, pending: int) -> bool:
+def unsettled(game: Game, d: Decision, pending: int, hidden: int = 0,
+              seen: Callable[[int], float] | None = None) -> bool:
     """Whether a commit must wait for readings still settling where its first action may
     have gone: another landing cell of the moved stack, or another empty cell for a
     placement (a hand just leaving shows the landing cell a moment after the source: camera
-    benchmark game 10 committed I1K3 while I3's new top was still settling, for I1I3)."""
+    benchmark game 10 committed I1K3 while I3's new top was still settling, for I1I3).
+
+    Several placements at once wait while an empty cell reads '?' (``hidden``) since before
+    the last of them was seen (``seen``): the piece the camera cannot name yet may come
+    before some of them, and the order is the game (camera benchmark game 19: C4 read '?'
+    under glare, then C5 and F1 came, and F1 C5 was committed for C4 C5 F1). A '?' that
+    began later is a hand or a flicker, not an earlier piece."""
     first = next((m for m in d.moves if not m.is_pass), None)
-    if d.kind != "commit" or first is None or not pending:
+    if d.kind != "commit" or first is None:
+        return False
+    cells = [m.target for m in d.moves if m.source is None and m.target is not None]
+    if first.source is None and len(cells) > 1 and seen is not None:
+        last = max(seen(c) for c in cells)
+        if any(seen(c) < last for c in iter_cells(hidden & ~game.occupied)):
+            return True
+    if not pending:
         return False
     if first.source is None:
         return bool(pending & ~game.occupied)
     return bool(pending & game.destinations(first.source))
+
+
+def in_order(game: Game, d: Decision, seen: Callable[[int], float]) -> Decision:
+    """``d`` with a chain of placements reordered so that the pieces of each colour come in
+    the order the camera saw their cells fill (``seen``): the side to act fixes each piece's
+    colour, not which of two white pieces came first, and the search finds them in cell
+    order (camera benchmark game 19: C4 read '?' under glare, then C5 and F1 came; F1 C5 C4
+    was committed for C4 C5 F1)."""
+    moves = list(d.moves)
+    if d.kind != "commit" or d.back or len(moves) < 2 or any(
+            m.source is not None or m.target is None for m in moves):
+        return d
+    pieces = []
+    for m in moves:
+        pieces.append(game.piece_to_place())
+        game.push(m)
+    for _ in moves:
+        game.pop()
+    targets = [m.target for m in moves if m.target is not None]
+    for piece in set(pieces):
+        at = [i for i, p in enumerate(pieces) if p == piece]
+        cells = sorted((targets[i] for i in at), key=lambda c: (seen(c), c))
+        for i, c in zip(at, cells, strict=True):
+            moves[i] = Move.place(c)
+    return replace(d, moves=tuple(moves))
 
 
 def phantoms(game: Game, snap: str, removals: Collection[int]) -> str:

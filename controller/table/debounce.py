@@ -126,6 +126,14 @@ class Debouncer:
         return sum(1 << i for i, c in enumerate(self._cells)
                    if c.hidden and t - c.hidden_since < patience)
 
+    def seen_since(self, cell: int) -> float:
+        """When the cell's latest reading began: its run of '?' while unreadable, else the
+        value it reads (the time a piece set down was first seen there)."""
+        if self._cells is None:
+            return 0.0
+        c = self._cells[cell]
+        return c.hidden_since if c.hidden else c.since
+
     @property
     def pending(self) -> int:
         """Mask of the cells read otherwise than their stable value (a change still being

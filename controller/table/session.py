@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.table import guide
-from controller.table.camera import CameraEvidence, phantoms, unsettled
+from controller.table.camera import CameraEvidence, in_order, phantoms, unsettled
 from controller.table.catchup import Decision, Limits, Result, decide, lands, search, touches
 from controller.table.debounce import Debouncer, Timing
 from controller.table.expected import Expected, has_colours, strip_colours
@@ -373,9 +373,11 @@ class TableController:
             # with a camera a commit waits while a hand is next to what it changes, and for
             # the readings there to settle: a sleeve reads like a piece (camera game 3: a white
             # sleeve on D2 read w, and as the hand left C1C2 was rewritten as C1D2)
-            pending = self.debouncer.pending
-            if self.colours and (touches(self.game, d, (pending | self.debouncer.covered(
-                    self._t, HAND_PATIENCE)) & ~named) or unsettled(self.game, d, pending)):
+            pending, seen = self.debouncer.pending, self.debouncer.seen_since
+            d = in_order(self.game, d, seen) if self.colours else d
+            near = (pending | self.debouncer.covered(self._t, HAND_PATIENCE)) & ~named
+            if self.colours and (touches(self.game, d, near)
+                                 or unsettled(self.game, d, pending, hidden, seen)):
                 d = Decision("wait")
                 self._resume = True  # a hand that stays: look again at each reading
             if self._cut and d.kind != "commit":
