@@ -200,14 +200,22 @@ class Firmware:
         return report
 
 
-def build(machine, stream, ticks=None, store=None, rp2_module=None, cells=_scanner.CELLS):
-    """A Firmware on the pins of the pin map, made with ``machine`` (the real one or a fake)."""
+def build(machine, stream, ticks=None, store=None, rp2_module=None, cells=_scanner.CELLS,
+          sleep_us=None):
+    """A Firmware on the pins of the pin map, made with ``machine`` (the real one or a fake).
+
+    ``sleep_us`` is the bus's microsecond wait (default: time.sleep_us): the muxes settle
+    ``SETTLE_US`` after every select and enable change before the ADC reads. Calibration scans
+    use ``MuxBus.read_all_discharged`` (the filter emptied through mux 3's grounded channel
+    before every cell), so a cell with nothing wired is rejected instead of copying another.
+    """
     Pin = machine.Pin
     select = [Pin(n, Pin.OUT, value=0) for n in SELECT_PINS]
     enable = [Pin(n, Pin.OUT, value=1) for n in ENABLE_PINS]
     adc = machine.ADC(Pin(ADC_PIN))
-    bus = _scanner.MuxBus(select, enable, adc, cells)
-    scan = _scanner.Scanner(bus.read_all, ticks or ticks_ms, cells)
+    bus = _scanner.MuxBus(select, enable, adc, cells, sleep_us)
+    scan = _scanner.Scanner(bus.read_all, ticks or ticks_ms, cells,
+                            read_calibration=bus.read_all_discharged)
     led_strip = _leds.Leds(Pin(LED_PIN, Pin.OUT), _leds.NUM_LEDS, 0, rp2_module)
     fw = Firmware(scan, _link.Link(stream), led_strip, store, machine.unique_id(),
                   Pin(STATUS_LED, Pin.OUT))

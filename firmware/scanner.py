@@ -1,9 +1,20 @@
 """Scanning 49 linear hall sensors: mux addressing, baseline, hysteresis, debounce, heartbeat.
 
-Pure logic over injected callables (``read_all(raw)`` and ``ticks_ms()``) so it runs the same on
-the RP2040 and on CPython. A cell reads NORTH when a north pole faces its sensor (output falls
-below the baseline), SOUTH when a south pole does (output rises), UNREADABLE when the ADC sits
-near a rail (saturated by a too-strong magnet, or a broken/open sensor).
+Pure logic over injected callables (``read_all(raw)`` and ``ticks_ms()``; the bus takes a
+``sleep_us``) so it runs the same on the RP2040 and on CPython.
+
+The magnets (docs/build/): every piece carries its magnet SOUTH pole down, so stacks attract,
+and a south pole raises a DRV5055A3's output. The colour comes from the field's strength:
+white and red pieces have a 6x2 mm N35 disc (56 mT at the nominal 4 mm from the Hall element,
+45.5-71 mT over 3.5-4.5 mm), black ones a 3x1 mm disc (13 mT, 9.6-17.7 mT). The pieces above
+the bottom one (their magnets 10, 16, 22 ... mm away) add at most 11.5 mT even for 19 strong
+ones, so a stack on a black piece reads at most 29.2 mT and one on a white or red piece at
+least 45.5 mT. In counts (u16 over 3.3 V: 19.86 counts/mV; 15 mV/mT): about 298 per mT.
+
+A cell reads LIGHT (wire code 1, host polarity 'n': a strong magnet, white or red bottom piece)
+or DARK (wire code 2, 's': a weak magnet, black bottom piece) when the reading rises, EMPTY when
+it stays near the baseline, and UNREADABLE when it falls (a north pole down: a magnet glued
+upside down) or the ADC sits near a rail (a broken or unpowered sensor).
 """
 
 try:
@@ -11,16 +22,40 @@ try:
 except ImportError:
     from .link import EMPTY, NORTH, SOUTH, UNREADABLE
 
+# The wire keeps link.py's names (a contract: 1 'n', 2 's'); what they mean now:
+LIGHT = NORTH  # strong magnet (6x2 mm): a white or red piece at the bottom
+DARK = SOUTH  # weak magnet (3x1 mm): a black piece at the bottom
+
 CELLS = 49
 NOMINAL = 32768  # a ratiometric sensor with no field sits at Vcc/2
-ON_DELTA = 3000  # |reading - baseline| that makes an empty cell occupied (~150 mV)
-OFF_DELTA = 2000  # ... and that an occupied cell must fall under to be empty again
+ON_DELTA = 1500  # 5 mT: an empty cell becomes occupied (the weak magnet's least, 9.6 mT, is 2x)
+OFF_DELTA = 1000  # 3.4 mT: ... and an occupied cell must fall under this to be empty again
+STRONG_DELTA = 11000  # 37 mT: black stacks read <= 29.2 mT (8700), white/red >= 45.5 mT (13550)
 SAT_LOW = 1024  # readings at or beyond these are unreadable
 SAT_HIGH = 64512
 DEBOUNCE = 3  # consecutive scans a new state must hold
 HEARTBEAT_MS = 200  # a snapshot at least 5 times a second even when nothing changes
 SCAN_PERIOD_MS = 5
-CALIB_TOLERANCE = 6000  # an empty cell's mean must lie within this of NOMINAL
+# Mux settling: SIG reaches GP26 through 1 kOhm + 1 nF (+ ~70 Ohm mux on-resistance):
+# tau ~1.07 us. Waiting 20 us after the select lines (or an enable) change leaves e^-18 of the
+# previous channel: nothing (a piece's 850 mV would ghost above ON_DELTA only under 2.4 tau).
+# 49 x (4 pin writes + 20 us + one ADC read) ~ 2-3 ms: inside SCAN_PERIOD_MS.
+SETTLE_US = 20
+# A mux input with nothing wired (a sensor not wired yet, a broken wire) is not driven: the
+# filter's capacitor keeps the previous channel's voltage however long the bus waits, so a plain
+# scan reads it as a copy of the channel selected before it. Calibration scans therefore empty
+# the node first through a grounded channel (mux 3's channels 1..15 are tied to AGND,
+# hardware/README.md): DISCHARGE_US (9.3 tau: a full-scale node falls to 6 counts) on mux 3
+# channel 1, then the cell's channel and SETTLE_US as usual. A wired sensor drives the node
+# back (e^-18.7 of the step is left), a floating input stays near 0 V: far from NOMINAL,
+# rejected. Normal scans skip it: 12 pin writes and 30 us a cell instead of 4 and 20, a scan of
+# about 2.8 ms instead of 1.7 at 2 us a pin write (4.8 instead of 2.6 ms at 5 us).
+GROUND_MUX = 3
+GROUND_CHANNEL = 1
+DISCHARGE_US = 10
+# An empty cell's mean must lie within this of NOMINAL (126 mV, 8.4 mT: the sensor's quiescent
+# offset and the rails' difference, but less than a black piece left on the cell, >= 9.6 mT)
+CALIB_TOLERANCE = 2500
 CALIB_MAX_SPREAD = 1500  # ... and its readings within this of each other
 
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks_ms wraps here on the RP2040
@@ -36,45 +71,69 @@ def ticks_diff(a, b):
     return ((a - b + _HALF) % TICKS_PERIOD) - _HALF
 
 
-def classify(prev, raw, base, on=ON_DELTA, off=OFF_DELTA):
-    """The state a single reading shows, with hysteresis around the cell's current state."""
+def classify(prev, raw, base, on=ON_DELTA, off=OFF_DELTA, strong=STRONG_DELTA):
+    """The state a single reading shows, with hysteresis around the cell's current state.
+
+    Occupied from ``on`` above the baseline, empty again under ``off``; LIGHT from ``strong``
+    above, DARK below. A reading ``on`` below the baseline is UNREADABLE (a magnet upside
+    down), and stays so while it is more than ``off`` below.
+    """
     if raw <= SAT_LOW or raw >= SAT_HIGH:
         return UNREADABLE
     d = raw - base
-    if prev == NORTH and d < -off:
-        return NORTH
-    if prev == SOUTH and d > off:
-        return SOUTH
-    if d <= -on:
-        return NORTH
-    if d >= on:
-        return SOUTH
+    if d >= on or (d > off and (prev == LIGHT or prev == DARK)):
+        return LIGHT if d >= strong else DARK
+    if d <= -on or (d < -off and prev == UNREADABLE):
+        return UNREADABLE
     return EMPTY
 
 
 class MuxBus:
     """4 x CD74HC4067 sharing select lines S0..S3; active-low enables; SIG to one ADC.
 
-    Cell c sits on mux c // 16, channel c % 16 (mux 3 uses channel 0 only).
+    Cell c sits on mux c // 16, channel c % 16 (mux 3 uses channel 0 only; its channels 1..15
+    are tied to AGND). After the select lines of a channel are written, and after every enable
+    change, the bus waits ``settle_us`` (``sleep_us``: time.sleep_us on the chip) so the ADC
+    filter forgets the previous channel. ``read_all_discharged`` also empties the filter
+    through a grounded channel before every cell, so an input nothing drives reads near 0 V.
     """
 
-    def __init__(self, select_pins, enable_pins, adc, cells=CELLS):
+    def __init__(self, select_pins, enable_pins, adc, cells=CELLS, sleep_us=None,
+                 settle_us=SETTLE_US, discharge_us=DISCHARGE_US):
+        if sleep_us is None:
+            try:
+                from time import sleep_us
+            except ImportError:
+                from utime import sleep_us
         self.select = select_pins
         self.enable = enable_pins
         self.adc = adc
         self.cells = cells
+        self.sleep_us = sleep_us
+        self.settle_us = settle_us
+        self.discharge_us = discharge_us
         for p in enable_pins:
             p.value(1)
+
+    def _channel(self, ch):
+        sel = self.select
+        sel[0].value(ch & 1)
+        sel[1].value((ch >> 1) & 1)
+        sel[2].value((ch >> 2) & 1)
+        sel[3].value((ch >> 3) & 1)
 
     def read_all(self, raw):
         """Fill ``raw`` (a list of ``cells`` ints) with one reading per cell."""
         sel = self.select
         adc = self.adc
+        wait = self.sleep_us
+        settle = self.settle_us
         cell = 0
         for en in self.enable:
             if cell >= self.cells:
                 break
             en.value(0)
+            wait(settle)
             for ch in range(16):
                 if cell >= self.cells:
                     break
@@ -82,23 +141,60 @@ class MuxBus:
                 sel[1].value((ch >> 1) & 1)
                 sel[2].value((ch >> 2) & 1)
                 sel[3].value((ch >> 3) & 1)
+                wait(settle)
                 raw[cell] = adc.read_u16()
                 cell += 1
             en.value(1)
+            wait(settle)
+
+    def read_all_discharged(self, raw):
+        """Like ``read_all``, but every cell is read from an empty filter (for calibration).
+
+        Per cell: all muxes off, mux 3 on at channel 1 (AGND) for ``discharge_us``, off again,
+        the cell's channel selected and its mux on, ``settle_us``, read. The select lines only
+        move while no mux is on, and never two enables are low together. A wired sensor drives
+        the node back up within ``settle_us``; an input nothing drives stays near 0 V (only
+        leakage moves it) and reads as unreadable instead of copying the cell before it.
+        """
+        enable = self.enable
+        ground = enable[GROUND_MUX]
+        adc = self.adc
+        wait = self.sleep_us
+        settle = self.settle_us
+        discharge = self.discharge_us
+        for cell in range(self.cells):
+            mux = cell >> 4
+            ch = cell & 15
+            self._channel(GROUND_CHANNEL)
+            ground.value(0)
+            wait(discharge)
+            if mux == GROUND_MUX:
+                self._channel(ch)
+            else:
+                ground.value(1)
+                self._channel(ch)
+                enable[mux].value(0)
+            wait(settle)
+            raw[cell] = adc.read_u16()
+            enable[mux].value(1)
 
 
 class Scanner:
     """Per-cell baseline, hysteresis and debounce; tells when to report a snapshot."""
 
     def __init__(self, read_all, ticks_ms, cells=CELLS, debounce=DEBOUNCE,
-                 heartbeat_ms=HEARTBEAT_MS, on=ON_DELTA, off=OFF_DELTA):
+                 heartbeat_ms=HEARTBEAT_MS, on=ON_DELTA, off=OFF_DELTA, strong=STRONG_DELTA,
+                 read_calibration=None):
         self.read_all = read_all
+        # calibration scans: the bus's read_all_discharged, so unwired inputs are rejected
+        self.read_calibration = read_calibration or read_all
         self.ticks_ms = ticks_ms
         self.cells = cells
         self.debounce = debounce
         self.heartbeat_ms = heartbeat_ms
         self.on = on
         self.off = off
+        self.strong = strong
         self.baseline = [NOMINAL] * cells
         self.calibrated = False
         self.raw = [0] * cells
@@ -152,7 +248,7 @@ class Scanner:
             spread = self._cal_max[i] - self._cal_min[i]
             stats.append((mean, spread))
             if abs(mean - NOMINAL) > CALIB_TOLERANCE or spread > CALIB_MAX_SPREAD:
-                rejected += 1  # a piece, a magnet nearby or a dead sensor: keep the old value
+                rejected += 1  # a piece, a magnet nearby, a dead or unwired sensor: keep the old
             else:
                 self.baseline[i] = mean
         self.calibrated = True
@@ -166,12 +262,13 @@ class Scanner:
 
     def scan(self):
         """One full scan; returns REPORT_CHANGE, REPORT_HEARTBEAT or REPORT_NONE."""
-        self.read_all(self.raw)
         self.scans += 1
         changed = False
         if self._cal_left:
+            self.read_calibration(self.raw)
             self._calibrate_step()
         else:
+            self.read_all(self.raw)
             raw = self.raw
             base = self.baseline
             states = self.states
@@ -179,7 +276,7 @@ class Scanner:
             counts = self.counts
             for i in range(self.cells):
                 cur = states[i]
-                seen = classify(cur, raw[i], base[i], self.on, self.off)
+                seen = classify(cur, raw[i], base[i], self.on, self.off, self.strong)
                 if seen == cur:
                     counts[i] = 0
                     continue

@@ -15,7 +15,7 @@ from hardware.sensorboard import SensorBoardError
 from hardware.sensorboard.client import SensorBoardClient
 
 NOMINAL = 32768
-TOLERANCE = 6000  # the firmware's calibration limits (firmware/scanner.py)
+TOLERANCE = 2500  # the firmware's calibration limits (firmware/scanner.py)
 MAX_SPREAD = 1500
 
 
@@ -45,7 +45,7 @@ def format_calibration(stats: dict[str, Any]) -> list[str]:
              "cell   mean  offset  spread"]
     for name, mean, spread in zip(CELL_NAMES, stats["mean"], stats["spread"], strict=True):
         bad = abs(mean - NOMINAL) > TOLERANCE or spread > MAX_SPREAD
-        verdict = "  CHECK: piece on the table, magnet nearby or dead sensor" if bad else ""
+        verdict = "  CHECK: a piece or magnet near it, or a dead or unwired sensor" if bad else ""
         lines.append(f"{name:<4} {mean:6d} {mean - NOMINAL:+7d} {spread:7d}{verdict}")
     return lines
 
@@ -66,11 +66,14 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    """Snapshot string and polarity, each time they change; link news as it comes."""
+    """Snapshot string and polarity ('n' strong magnet: white or red; 's' weak: black), each
+    time they change; link news as it comes."""
     start = time.monotonic()
     last = None
     with _open(args.port) as board:
-        print(f"watching the sensor board on {board.port} (cells in order A1..K5)", flush=True)
+        print(f"watching the sensor board on {board.port} (cells in order A1..K5; polarity "
+              "n: strong magnet, white or red bottom piece; s: weak, black; ?: unreadable or a "
+              "magnet upside down)", flush=True)
         while not args.seconds or time.monotonic() - start < args.seconds:
             for event in board.poll(0.1):
                 stamp = f"{time.monotonic() - start:8.3f}"

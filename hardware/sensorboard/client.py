@@ -328,8 +328,9 @@ class SensorBoardClient:
         return self._cells
 
     def polarity(self) -> str:
-        """The last per-cell polarity: '.' empty, 'n' north down (white or red), 's' south
-        down (black), '?' unreadable; all '?' before the first snapshot."""
+        """The last per-cell polarity: '.' empty, 'n' a strong magnet (white or red bottom
+        piece), 's' a weak one (black), '?' unreadable (or a magnet upside down); all '?'
+        before the first snapshot."""
         return self._polarity if self._polarity is not None else "?" * 49
 
     def send_leds(self, payload: bytes) -> None:

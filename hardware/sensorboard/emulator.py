@@ -1,7 +1,8 @@
 """A virtual DVONN table and an emulated sensor board that runs the REAL firmware.
 
-``VirtualTable`` holds the stacks and models what each hall sensor reads (the bottom piece's
-magnet dominates; seeded noise). ``SensorBoardEmulator`` imports firmware/ with the fakes of
+``VirtualTable`` holds the stacks and models what each hall sensor reads (every magnet south
+down; white and red pieces a strong one, black a weak one; the bottom piece's magnet dominates;
+seeded noise). ``SensorBoardEmulator`` imports firmware/ with the fakes of
 ``machine``/``rp2`` (mpy_fakes), wires the fake ADC through the real multiplexer addressing to
 the table, and speaks over a real pseudo-terminal whose slave end is reached through a stable
 symlink (``.port``), like a udev by-id name, so a replugged board reappears at the same path.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import math
 import os
 import random
 import select
@@ -28,13 +30,28 @@ from . import SensorBoardError, mpy_fakes
 from .protocol import SNAPSHOT, snapshot_payload
 
 PIECES = "wbr"
-#: Pole facing the sensor for each piece: -1 north (reading falls), +1 south (reading rises).
-#: Red DVONN pieces carry the white pieces' pole (north down); the game tells them apart.
-POLE = {"w": -1, "b": +1, "r": -1}
-MAGNET_COUNTS = 12000.0  # the bottom piece's field at the sensor, in ADC counts (u16)
-LAYER_FALLOFF = 1.5  # each piece higher is this many bottom-piece distances further away
+#: Every piece carries its magnet south pole down (stacks attract; the reading rises). White
+#: and red pieces: a 6x2 mm N35 disc ("strong", polarity 'n'); black: 3x1 mm ("weak", 's').
+#: Red DVONN pieces read like white ones; the game tells them apart.
+MAGNET_MM = {"w": (6.0, 2.0), "b": (3.0, 1.0), "r": (6.0, 2.0)}  # diameter, thickness
+REMANENCE_MT = 1200.0  # N35
+SENSOR_GAP_MM = 4.0  # magnet face to the Hall element (3 mm top, element 1 mm in the sensor)
+PIECE_MM = 6.0  # each piece higher puts its magnet this much further away
+COUNTS_PER_MT = 65536 / 3300 * 15  # DRV5055A3 at 3.3 V: 15 mV/mT; u16 over 3.3 V: ~298
 NOISE_SIGMA = 40.0
-FLICKER_COUNTS = -14000.0
+OFFSET_COUNTS = 500  # 25 mV
+FLICKER_COUNTS = 14000.0  # a hand carrying a piece over the cell (south down, as all)
+
+
+def disc_field_mt(diameter: float, thickness: float, z: float) -> float:
+    """On-axis field (mT) of an N35 disc magnet ``z`` mm from its face."""
+    r2, top = (diameter / 2) ** 2, z + thickness
+    return REMANENCE_MT / 2 * (top / math.sqrt(r2 + top * top) - z / math.sqrt(r2 + z * z))
+
+
+#: The bottom piece's field at the sensor, in ADC counts (u16): ~16900 strong, ~3840 weak.
+STRONG_COUNTS = disc_field_mt(*MAGNET_MM["w"], SENSOR_GAP_MM) * COUNTS_PER_MT
+WEAK_COUNTS = disc_field_mt(*MAGNET_MM["b"], SENSOR_GAP_MM) * COUNTS_PER_MT
 
 
 class VirtualTable:
@@ -43,7 +60,9 @@ class VirtualTable:
     def __init__(self, *, seed: int = 0, clock: Clock | None = None) -> None:
         self._stacks = [""] * NUM_CELLS
         self._rng = random.Random(seed)
-        self.offsets = [self._rng.randint(-1200, 1200) for _ in range(NUM_CELLS)]
+        # each sensor's own offset at no field: well under OFF_DELTA, so the emulated board
+        # works uncalibrated too (calibration takes it out on a real one)
+        self.offsets = [self._rng.randint(-OFFSET_COUNTS, OFFSET_COUNTS) for _ in range(NUM_CELLS)]
         self._noise_until: dict[int, float] = {}
         self.clock = clock
 
@@ -84,15 +103,16 @@ class VirtualTable:
         return "".join("x" if s else "." for s in self._stacks)
 
     def polarity(self) -> str:
-        """Per cell the pole the board should see: '.', 'n' (white/red bottom), 's' (black)."""
-        return "".join("." if not s else ("s" if POLE[s[0]] > 0 else "n")
-                       for s in self._stacks)
+        """Per cell what the board should see: '.', 'n' (strong magnet: white or red bottom
+        piece), 's' (weak magnet: black bottom piece)."""
+        return "".join("." if not s else ("s" if s[0] == "b" else "n") for s in self._stacks)
 
     def field(self, cell: int) -> float:
         """The magnets' contribution at the sensor (ADC counts, no noise)."""
         total = 0.0
         for height, piece in enumerate(self._stacks[cell]):
-            total += POLE[piece] * MAGNET_COUNTS / (1.0 + LAYER_FALLOFF * height) ** 3
+            z = SENSOR_GAP_MM + PIECE_MM * height
+            total += disc_field_mt(*MAGNET_MM[piece], z) * COUNTS_PER_MT
         return total
 
     def reading(self, cell: int, now: float) -> int:
@@ -190,7 +210,8 @@ class SensorBoardEmulator:
     def _boot(self) -> None:
         """Power-up: a fresh firmware instance (baseline from the store), HELLO sent."""
         fw = self._fw_main.build(mpy_fakes.machine, _PtyStream(self), ticks=self._ticks,
-                                 store=self.store, rp2_module=mpy_fakes.rp2)
+                                 store=self.store, rp2_module=mpy_fakes.rp2,
+                                 sleep_us=self._settle)
         fw.bus.adc.source = self._adc_source
         self.firmware = fw
         self.boots += 1
@@ -221,6 +242,11 @@ class SensorBoardEmulator:
     # -- the hardware model -------------------------------------------------------------------
     def _ticks(self) -> int:
         return int(self.clock.now() * 1000) % (1 << 30)
+
+    @staticmethod
+    def _settle(us: int) -> None:
+        """The firmware's mux settling wait: the model's ADC node follows at once, so no wall
+        time is spent (tests/firmware/test_settle.py models the RC node)."""
 
     def _adc_source(self) -> int:
         """What ADC0 reads: the sensor the enabled mux and the select lines pick."""

@@ -35,6 +35,8 @@ MAX_PAYLOAD = 248
 MAX_RAW = 3 + MAX_PAYLOAD + 2
 MAX_ENCODED = MAX_RAW + 1
 
+# NORTH/SOUTH are the wire names: 1 a strong magnet (white or red bottom piece), 2 a weak one
+# (black); every magnet sits south pole down (firmware/PROTOCOL.md).
 EMPTY, NORTH, SOUTH, UNREADABLE = 0, 1, 2, 3
 CELL_CHARS = ".xx?"  # snapshot string (ARCHITECTURE.md): polarity does not tell the colour
 POLARITY_CHARS = ".ns?"
@@ -236,7 +238,8 @@ class Snapshot:
 
     @property
     def polarity(self) -> str:
-        """Per cell '.', 'n' (north pole down), 's' (south pole down) or '?'."""
+        """Per cell '.', 'n' (strong magnet: white or red bottom piece), 's' (weak magnet:
+        black) or '?' (unreadable, or a magnet upside down)."""
         return "".join(POLARITY_CHARS[s] for s in self.states)
 
     @property

@@ -6,7 +6,7 @@ from firmware import link as L
 from firmware import main as M
 from firmware import scanner as S
 from hardware.sensorboard.mpy_fakes import machine
-from tests.firmware.conftest import Ticks
+from tests.firmware.conftest import Ticks, UsClock
 
 
 class Store:
@@ -27,7 +27,9 @@ class Board:
         self.uart = machine.UART(0, 115200)
         self.ticks = Ticks()
         self.raw = [S.NOMINAL] * S.CELLS
-        self.fw = M.build(machine, M.UartStream(self.uart), ticks=self.ticks, store=store)
+        self.us = UsClock()  # the muxes' settling waits cost no wall time
+        self.fw = M.build(machine, M.UartStream(self.uart), ticks=self.ticks, store=store,
+                          sleep_us=self.us.sleep_us)
         self.fw.bus.adc.source = self._source
         self.host = L.Deframer()
         self.seq = 0
@@ -67,11 +69,13 @@ def test_snapshot_on_change_and_as_heartbeat() -> None:
     first = b.step()
     assert [m[1] for m in first] == [L.SNAPSHOT]
     assert first[0][3][0] & L.F_UNCALIBRATED
-    b.raw[20] = S.NOMINAL + 10000
+    b.raw[20] = S.NOMINAL + 4000  # a black piece (weak magnet)
+    b.raw[21] = S.NOMINAL + 17000  # a white one (strong)
     msgs = b.step(S.DEBOUNCE)
     (snap,) = msgs
     assert snap[3][0] & L.F_CHANGE
-    assert L.unpack_cells(snap[3][1:], 49)[20] == L.SOUTH
+    assert L.unpack_cells(snap[3][1:], 49)[20:22] == [L.SOUTH, L.NORTH]
+    assert b.us.us >= S.SETTLE_US * (S.CELLS + 8) * (S.DEBOUNCE + 1)  # the bus waited
     beats = b.step(1000 // S.SCAN_PERIOD_MS)
     assert len(beats) >= 4 and all(not m[3][0] & L.F_CHANGE for m in beats)
 

@@ -161,7 +161,7 @@ def test_ping_and_calibrate_with_the_board_running(rig: Rig) -> None:
     means = cal["mean"]
     assert isinstance(means, list) and len(means) == 49
     assert abs(means[0] - (32768 + rig.table.offsets[0])) < 100
-    assert means[12] > 32768 + 5000
+    assert means[12] > 32768 + 2500  # a black piece's weak magnet (13 mT) is still seen
     assert rig.emu.store.data is not None
 
 

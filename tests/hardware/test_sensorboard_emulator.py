@@ -6,9 +6,23 @@ import os
 
 import pytest
 
+from firmware import scanner as S
 from hardware.clock import FakeClock
 from hardware.sensorboard import SensorBoardError
-from hardware.sensorboard.emulator import MAGNET_COUNTS, SensorBoardEmulator, VirtualTable
+from hardware.sensorboard.emulator import (
+    STRONG_COUNTS,
+    WEAK_COUNTS,
+    SensorBoardEmulator,
+    VirtualTable,
+    disc_field_mt,
+)
+
+
+def test_magnet_model_gives_the_design_figures() -> None:
+    assert round(disc_field_mt(6, 2, 4.0)) == 57 and round(disc_field_mt(3, 1, 4.0)) == 13
+    assert 45 < disc_field_mt(6, 2, 4.5) and disc_field_mt(6, 2, 3.5) < 72  # A3 at 3.3 V: 88
+    assert 9.5 < disc_field_mt(3, 1, 4.5) and disc_field_mt(3, 1, 3.5) < 18
+    assert 16500 < STRONG_COUNTS < 17100 and 3700 < WEAK_COUNTS < 4000  # 850 mV and 195 mV
 
 
 def test_bottom_piece_sets_the_polarity() -> None:
@@ -17,10 +31,14 @@ def test_bottom_piece_sets_the_polarity() -> None:
     t.put(1, "bww")
     t.put(2, "rb")
     t.put(3, "wbbbbbbbbb")
-    assert t.field(0) == -MAGNET_COUNTS
-    assert t.field(1) > MAGNET_COUNTS / 2 and t.field(2) < -MAGNET_COUNTS / 2
-    assert t.field(3) < -MAGNET_COUNTS / 2  # even under a tall stack of the other colour
-    assert t.polarity()[:5] == "nsnn." and t.cells()[:5] == "xxxx."
+    t.put(4, "b" + "w" * 19)  # the tallest stack on a black piece
+    t.put(5, "b")
+    assert t.field(0) == STRONG_COUNTS and t.field(5) == WEAK_COUNTS
+    assert all(t.field(c) > 0 for c in range(6))  # every magnet south down: the reading rises
+    assert WEAK_COUNTS < t.field(1) < S.STRONG_DELTA < STRONG_COUNTS < t.field(2)
+    assert S.STRONG_DELTA < t.field(3)
+    assert t.field(4) < S.STRONG_DELTA - 2000  # 19 strong pieces above add under 11.5 mT
+    assert t.polarity()[:7] == "nsnnss." and t.cells()[:7] == "xxxxxx."
     assert t.lift(1) == "bww" and t.get(1) == "" and t.field(1) == 0
 
 
@@ -45,7 +63,7 @@ def test_noise_window_follows_the_clock() -> None:
     clock = FakeClock()
     t = VirtualTable(seed=2, clock=clock)
     t.noise(9, 0.05)
-    assert t.reading(9, clock.now()) < 32768 - 10000
+    assert t.reading(9, clock.now()) > 32768 + 10000
     clock.advance(0.06)
     assert abs(t.reading(9, clock.now()) - 32768) < 2000
 
