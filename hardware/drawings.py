@@ -26,7 +26,7 @@ from hardware.leds.layout import LedLayout
 
 PITCH_MM = 40.0
 PIECE_DIAMETER_MM = 0.7 * PITCH_MM  # 28 mm, as the camera geometry contract
-LED_OFFSET_MM = 17.0  # LED centre from the space's centre, toward row 1: outside the piece
+LED_OFFSET_MM = 19.0  # LED centre from the space's centre, toward row 1: 2.5 mm off the piece
 LED_HOLE_MM = 5.0
 SENSOR_MARK_MM = 6.0  # the crosshair at the space's centre
 TEMPLATE_WIRING = "serpentine"  # the wiring the docs recommend (fewest return wires)
@@ -119,17 +119,22 @@ def sensorboard_schematic() -> str:
         svg.text(x0 + 46, y + 1, f"{u.label()} (pin {u.pin})", size=2.6, anchor="end")
         svg.line(x0 + 48, y, x0 + 66, y)
         svg.circle(x0 + 66, y, 0.6, fill="black")
-        svg.text(x0 + 68, y + 1, u.signal, size=2.6)
+        net = f"{u.signal} = 3V3_SENS" if u.signal == "ADC_VREF" else u.signal
+        svg.text(x0 + 68, y + 1, net, size=2.6)
         nets[u.signal] = (x0 + 66, y)
     svg.text(x0, y0 + row * len(pico_pins) + 14,
              f"GP{pinmap.PICO_STATUS_LED}: on-board LED, heartbeat (no pin)", size=2.4)
+    svg.text(x0, y0 + row * len(pico_pins) + 19, "ADC filter 1 kOhm + 1 nF (tau = 1 us): the "
+             "firmware waits", size=2.4)
+    svg.text(x0, y0 + row * len(pico_pins) + 22.5, "20 us after every select or enable change "
+             "before it reads.", size=2.4)
     # ADC input filter.
     ax, ay = nets["ADC0"]
     svg.line(ax + 12, ay, ax + 22, ay)
     _resistor(svg, ax + 22, ay, "1 kOhm")
     svg.line(ax + 30, ay, ax + 36, ay)
     svg.text(ax + 37, ay + 1, "SIG", size=2.6)
-    _capacitor_to_ground(svg, ax + 17, ay, "10 nF to AGND")
+    _capacitor_to_ground(svg, ax + 17, ay, "1 nF to AGND")
 
     # The four multiplexers.
     mx, my, mh = 150.0, 30.0, 58.0
@@ -161,8 +166,9 @@ def sensorboard_schematic() -> str:
     svg.rect(sx, sy, 68, 46, fill="#fbf3e6")
     svg.text(sx + 34, sy + 5, "hall sensor x 49 (one per space)", size=2.8, anchor="middle",
              bold=True)
-    svg.text(sx + 3, sy + 11, "DRV5055A3 / SS49E, ratiometric", size=2.4)
-    for i, (pin, net) in enumerate((("VCC", "3V3_SENS"), ("GND", "AGND"),
+    svg.text(sx + 3, sy + 11, "TI DRV5055A3 (TO-92), 15 mV/mT, +-88 mT", size=2.4)
+    for i, (pin, net) in enumerate((("VCC", "3V3_SENS"),
+                                    ("GND", f"GND (pin {pinmap.SENSOR_GND_PIN}), not AGND"),
                                     ("OUT", "mux m, channel C(c % 16)"))):
         y = sy + 18 + i * 7
         svg.text(sx + 3, y + 1, pin, size=2.5)
@@ -171,40 +177,51 @@ def sensorboard_schematic() -> str:
     svg.text(sx + 3, sy + 41, "100 nF across VCC-GND at the sensor; 10 uF per row", size=2.3)
 
     # The sensors' own 3.3 V regulator.
-    lx, ly = 262.0, 90.0
-    svg.rect(lx, ly, 68, 26, fill="#fbf3e6")
-    svg.text(lx + 34, ly + 5, "3.3 V LDO (sensors), >= 600 mA", size=2.8,
-             anchor="middle", bold=True)
-    svg.text(lx + 3, ly + 11, "e.g. AMS1117-3.3 (1 A) with 10 uF in and out;", size=2.2)
-    svg.text(lx + 3, ly + 15, "49 sensors x up to 10 mA (check the datasheet)", size=2.2)
-    svg.text(lx + 3, ly + 21, "IN: VBUS or LED 5 V  OUT: 3V3_SENS  GND: AGND", size=2.2)
+    lx, ly = 262.0, 86.0
+    svg.rect(lx, ly, 68, 34, fill="#fbf3e6")
+    svg.text(lx + 34, ly + 5, "3.3 V LDO (sensors), 1 A", size=2.8, anchor="middle", bold=True)
+    for i, text in enumerate(("MCP1826S-3302E/DB (SOT-223) or TLV75733P,",
+                              "10 uF in and out; dropout about 0.25 V at 1 A",
+                              "(not AMS1117: 1.1-1.3 V dropout)",
+                              "49 x DRV5055A3: 294 mA typical, 490 mA max",
+                              "IN: VBUS (pin 40) only, never the LED supply",
+                              "OUT: 3V3_SENS -> sensors' VCC, ADC_VREF",
+                              f"GND: GND (pin {pinmap.SENSOR_GND_PIN}), not AGND")):
+        svg.text(lx + 3, ly + 10 + i * 3.6, text, size=2.2)
 
     # The LED data path.
     kx, ky = 262.0, 126.0
     svg.rect(kx, ky, 68, 34, fill="#f6eef6")
     svg.text(kx + 34, ky + 5, "74AHCT125 level shifter", size=2.8, anchor="middle", bold=True)
-    for i, (pin, net) in enumerate((("1A", f"LED_DATA (GP{pinmap.PICO_LED})"), ("1OE", "GND"),
-                                    ("VCC", "VBUS (5 V)"), ("GND", "GND"),
+    for i, (pin, net) in enumerate((("1A", f"LED_DATA (GP{pinmap.PICO_LED}), 10 kOhm to GND"),
+                                    ("1OE", "GND"), ("VCC", "VBUS (5 V)"),
+                                    ("GND", f"GND (pin {pinmap.LED_GND_PIN})"),
                                     ("1Y", "330 Ohm -> DIN of LED 0"))):
         y = ky + 11 + i * 4.8
         svg.text(kx + 3, y + 1, pin, size=2.4)
         svg.text(kx + 13, y + 1, net, size=2.4)
-    svg.text(kx, ky + 40, "Unused inputs 2A-4A to GND, their OE to 5 V.", size=2.3)
+    svg.text(kx, ky + 38.5, "Unused inputs 2A-4A to GND, their OE to 5 V. The pull-down", size=2.3)
+    svg.text(kx, ky + 42, "keeps DIN low until the firmware drives the line.", size=2.3)
 
     # The LED chain and its supply.
-    ex, ey = 262.0, 176.0
+    ex, ey = 262.0, 174.0
     svg.rect(ex, ey, 68, 40, fill="#eef6fa")
     svg.text(ex + 34, ey + 5, "WS2812B x 49 (one per space)", size=2.8, anchor="middle",
              bold=True)
     for i, text in enumerate(("DIN <- 330 Ohm <- 1Y", "DOUT -> DIN of the next LED",
-                              "5V <- LED supply (5 V bus along each row)", "GND <- LED supply GND",
-                              "1000 uF across 5 V/GND at LED 0",
+                              "5V, GND <- 0.75 mm2 bus along each row", "(power never through "
+                              "the thin pixel jumpers)", "1000 uF, 10 V across 5 V/GND at LED 0",
                               "GND of supply, Pico and shifter joined")):
         svg.text(ex + 3, ey + 11 + i * 4.6, text, size=2.3)
-    px, py = 262.0, 226.0
-    svg.rect(px, py, 68, 16, fill="#eef6fa")
-    svg.text(px + 34, py + 6, "5 V LED supply, >= 3 A", size=2.8, anchor="middle", bold=True)
-    svg.text(px + 3, py + 12, "set leds.max_current_ma to ~80 % of it", size=2.3)
+    px, py = 262.0, 220.0
+    svg.rect(px, py, 68, 26, fill="#eef6fa")
+    svg.text(px + 34, py + 5, "5 V LED supply, 4 A", size=2.8, anchor="middle", bold=True)
+    for i, text in enumerate(("certified external adapter (e.g. GST25E05)",
+                              "fuse T5A at its output, before the buses",
+                              "output trimmed to 5.2 V at most",
+                              "leds.max_current_ma = 80 % of its rating",
+                              "(4 A: 3200)")):
+        svg.text(px + 3, py + 10 + i * 3.6, text, size=2.3)
     svg.text(262, 254, "USB: Pico <-> Raspberry Pi (power and data)", size=2.6)
     svg.text(262, 260, f"GP{pinmap.PICO_MAINT}: jumper to GND = maintenance mode", size=2.6)
     return svg.render()
@@ -265,9 +282,9 @@ def pi_wiring() -> str:
     # LED data path.
     svg.text(10, 196, f"LED data: GPIO{pinmap.PI_LED_PWM} (ws281x, Pi 1-4) or "
              f"GPIO{pinmap.PI_LED_SPI} (spi, Pi 5) -> 74AHCT125 1A (VCC = 5V pin 2, 1OE = GND) "
-             "-> 1Y -> 330 Ohm -> DIN of LED 0.", size=2.6)
-    svg.text(10, 201, "Never power the LEDs from the Pi: their own 5 V supply, grounds joined. "
-             "Or drive them from the sensor board (backend \"sensor-board\").", size=2.6)
+             "-> 1Y -> 330 Ohm -> DIN of LED 0; 10 kOhm from 1A to GND.", size=2.6)
+    svg.text(10, 201, "Never power the LEDs from the Pi: their own 5 V supply (fused), grounds "
+             "joined. Or drive them from the sensor board (backend \"sensor-board\").", size=2.6)
     return svg.render()
 
 

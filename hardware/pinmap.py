@@ -33,6 +33,10 @@ PICO_ADC = 26  # ADC0: the muxes' joined SIG, through 1 kOhm
 PICO_LED = 16  # WS2812 data (PIO0 SM0) -> 74AHCT125 -> 330 Ohm -> strip DIN
 PICO_MAINT = 22  # maintenance jumper to GND at power-up: the firmware stays at the REPL
 PICO_STATUS_LED = 25  # the on-board LED: toggles with every snapshot (no header pin)
+#: Physical GND pins: the sensors' return (beside VBUS, which feeds their LDO) and the LED side
+#: (beside GP16, the data line): the sensors' current never flows through AGND.
+SENSOR_GND_PIN = 38
+LED_GND_PIN = 23
 MUX_CHANNELS = 16
 MUX_COUNT = len(PICO_ENABLE)
 
@@ -83,15 +87,22 @@ def pico_pins() -> list[PinUse]:
              for m, g in enumerate(PICO_ENABLE)]
     uses += [
         PinUse(PICO_LED, pico_pin(PICO_LED), "LED_DATA",
-               "WS2812 data (PIO0 SM0) -> 74AHCT125 -> 330 Ohm -> strip DIN"),
+               "WS2812 data (PIO0 SM0) -> 74AHCT125 (10 kOhm to GND at 1A) -> 330 Ohm -> "
+               "strip DIN"),
         PinUse(PICO_MAINT, pico_pin(PICO_MAINT), "MAINT",
                "maintenance jumper to GND at power-up: the firmware stays at the REPL"),
         PinUse(PICO_STATUS_LED, None, "STATUS", "on-board LED: toggles with every snapshot"),
-        PinUse(PICO_ADC, pico_pin(PICO_ADC), "ADC0", "the four muxes' joined SIG, via 1 kOhm"),
+        PinUse(PICO_ADC, pico_pin(PICO_ADC), "ADC0",
+               "the four muxes' joined SIG, via 1 kOhm (1 nF to AGND)"),
         PinUse(None, 36, "3V3(OUT)", "the muxes' VCC (the sensors have their own 3.3 V LDO)"),
-        PinUse(None, 35, "ADC_VREF", "leave on 3V3 (readings are ratiometric)"),
-        PinUse(None, 33, "AGND", "ground of the sensors, muxes and the LDO"),
-        PinUse(None, 38, "GND", "ground of the level shifter and the LED supply (one point)"),
+        PinUse(None, 35, "ADC_VREF",
+               "wire to 3V3_SENS, the sensors' LDO output (the Pico ties it to its own 3V3 "
+               "through 200 Ohm)"),
+        PinUse(None, 33, "AGND", "the ADC filter's 1 nF and the muxes' GND only"),
+        PinUse(None, SENSOR_GND_PIN, "GND",
+               "ground of the sensors' LDO and the sensors' ground bus (not AGND)"),
+        PinUse(None, LED_GND_PIN, "GND",
+               "ground of the level shifter and the LED supply (one point)"),
         PinUse(None, 40, "VBUS",
                "5 V from USB: the 74AHCT125 and the sensors' LDO, never the LEDs"),
     ]

@@ -2,13 +2,15 @@
 # Install dvonn-board on Raspberry Pi OS (Bookworm or newer) from this clone, for `play` at boot.
 #
 #   sudo scripts/install-pi.sh [--camera] [--leds ws281x|spi|sensor-board|none]
-#                              [--user USER] [--no-service] [--dry-run]
+#                              [--led-supply-amps A] [--user USER] [--no-service] [--dry-run]
 #
 # Hall-sensor table (default): a plain venv with the base install and the `pi` extra (no numpy,
 # no OpenCV). Camera table (--camera): picamera2 from apt and a venv made with
 # --system-site-packages so it can see it, plus the `camera` extra (numpy pinned to the
 # system's, which picamera2 was built against). Then the udev rule for the Pico, the user's
 # groups, a starting config, and the systemd unit that runs `dvonn-board play`.
+# --led-supply-amps: the LED supply's rating in amperes (default 4); the config caps the LEDs'
+# current at 80 % of it (4 A: max_current_ma = 3200) and chains them serpentine from A1.
 # --dry-run prints every command instead of running it (nothing is changed).
 # See docs/build/install-pi.md.
 set -euo pipefail
@@ -16,17 +18,20 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CAMERA=0
 LEDS=""
+SUPPLY_AMPS=4
 SERVICE=1
 DRY=0
 TARGET_USER="${SUDO_USER:-${USER:-pi}}"
 
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; }
 
 while [ $# -gt 0 ]; do
     case "$1" in
         --camera) CAMERA=1 ;;
         --leds) LEDS="${2:-}"; shift ;;
         --leds=*) LEDS="${1#--leds=}" ;;
+        --led-supply-amps) SUPPLY_AMPS="${2:-}"; shift ;;
+        --led-supply-amps=*) SUPPLY_AMPS="${1#--led-supply-amps=}" ;;
         --user) TARGET_USER="${2:-}"; shift ;;
         --user=*) TARGET_USER="${1#--user=}" ;;
         --no-service) SERVICE=0 ;;
@@ -42,6 +47,16 @@ case "$LEDS" in
     *) echo "install-pi.sh: --leds '$LEDS' is not one of ws281x, spi, sensor-board, none" >&2
        exit 2 ;;
 esac
+# The LED current cap: 80 % of the supply's rating, in mA (4 A -> 3200, 2.5 A -> 2000).
+if ! [[ "$SUPPLY_AMPS" =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
+    echo "install-pi.sh: --led-supply-amps '$SUPPLY_AMPS' is not a number of amperes (e.g. 4)" >&2
+    exit 2
+fi
+MAX_CURRENT_MA="$(awk -v a="$SUPPLY_AMPS" 'BEGIN { printf "%d", a * 800 + 0.5 }')"
+if [ "$MAX_CURRENT_MA" -lt 400 ] || [ "$MAX_CURRENT_MA" -gt 80000 ]; then
+    echo "install-pi.sh: --led-supply-amps '$SUPPLY_AMPS' is not between 0.5 and 100 A" >&2
+    exit 2
+fi
 if [ -z "$TARGET_USER" ] || [ "$TARGET_USER" = "root" ]; then
     echo "install-pi.sh: name the user that runs the table: --user NAME (not root)" >&2
     exit 2
@@ -95,6 +110,7 @@ write_file() {
 echo "dvonn-board: installing for user $TARGET_USER on: $MODEL"
 echo "  sensing: $([ "$CAMERA" = 1 ] && echo camera || echo hall-sensor board)," \
      "LEDs: $LEDS, extras: [$EXTRAS], clone: $ROOT"
+[ "$LEDS" = none ] || echo "  LED supply: $SUPPLY_AMPS A, current cap $MAX_CURRENT_MA mA (80 %)"
 
 # 1. System packages.
 APT="python3-venv python3-pip"
@@ -167,6 +183,11 @@ else
     as_user mkdir -p "$(dirname "$CONFIG")"
     if [ "$CAMERA" = 1 ]; then SENSOR='backend = "camera"'; else SENSOR='backend = "sensor-board"
 port = "/dev/dvonn-sensorboard"'; fi
+    # The chain of docs/build/mechanical.md (the template's LED numbers), and the cap.
+    LED_KEYS="backend = \"$LEDS\""
+    if [ "$LEDS" != none ]; then LED_KEYS="$LED_KEYS
+wiring = \"serpentine\"
+max_current_ma = $MAX_CURRENT_MA   # 80 % of the LED supply's $SUPPLY_AMPS A"; fi
     if [ "$DRY" = 1 ]; then write_file "$CONFIG" 0644; else
         write_file "$CONFIG" 0644; chown "$TARGET_USER:" "$CONFIG"; fi <<EOF
 # dvonn-board config written by scripts/install-pi.sh; every key with its default and meaning:
@@ -175,7 +196,7 @@ port = "/dev/dvonn-sensorboard"'; fi
 $SENSOR
 
 [leds]
-backend = "$LEDS"
+$LED_KEYS
 EOF
 fi
 

@@ -40,8 +40,8 @@ LEDS_HELP: dict[str, str] = {
     "brightness": "Overall brightness of the LEDs (0..1], applied after the palette.",
     "gamma": "Gamma correction of the colours (1.0 = none).",
     "max_current_ma": "Current cap in mA for all LEDs (0 = no cap): frames that would draw "
-                      "more are\ndimmed. Set it to about 80 % of what the LED supply and its "
-                      "wiring deliver.",
+                      "more are\ndimmed. Set it to 80 % of the LED supply's rating (4 A: 3200, "
+                      "3 A: 2400).",
     "ma_per_channel": "mA one colour channel draws at full level (WS2812B: about 20; check "
                       "the datasheet).",
     "idle_ma": "mA one LED draws when dark.",
@@ -175,9 +175,9 @@ def dump_default_config() -> str:
 # port = "/dev/dvonn-sensorboard"
 # Baud rate of the serial link (USB CDC ignores it; 115200 by convention).
 baudrate = {s.baudrate}
-# Check the colour of every placement by the magnet polarity the hall board reports (white
-# and red pieces north down, black south down). Set false for pieces without magnets of a
-# fixed polarity.
+# Check the colour of every placement by the magnet the hall board reports under the bottom
+# piece: every magnet south pole down, a strong one (6 x 2 mm) under white and red pieces, a
+# weak one (3 x 1 mm) under black. Set false for pieces without such magnets.
 polarity = {str(s.polarity).lower()}
 
 {leds}

@@ -59,7 +59,7 @@ class SensorConfig:
     backend: str = "emulator"
     port: str | None = None
     baudrate: int = 115200
-    polarity: bool = True  # check placement colours by the magnets' polarity (hall board)
+    polarity: bool = True  # check placement colours by the magnets' strength (hall board)
 
 
 @dataclass(frozen=True)

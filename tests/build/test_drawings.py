@@ -48,12 +48,35 @@ def test_schematic_shows_every_pico_pin_and_every_cell() -> None:
         assert f"/EN{m} (GP{gpio})" in text
 
 
+def test_schematic_shows_the_analog_front_end_and_the_power_rules() -> None:
+    """The ADC filter settles within the firmware's wait, the sensors' LDO is a low-dropout
+    part on VBUS only with its ground off AGND, ADC_VREF follows the sensors' supply, the LED
+    data line is pulled down, the LED supply is fused and its cap is 80 % of it."""
+    text = _texts(drawings.sensorboard_schematic())
+    assert "1 nF to AGND" in text and "10 nF" not in text
+    assert "waits" in text and "20 us after every select or enable change" in text
+    assert "MCP1826S-3302E" in text and "AMS1117-3.3" not in text
+    assert "IN: VBUS (pin 40) only, never the LED supply" in text
+    assert "LED 5 V" not in text  # no longer "VBUS or LED 5 V"
+    assert f"GND (pin {pinmap.SENSOR_GND_PIN}), not AGND" in text
+    assert "ADC_VREF = 3V3_SENS" in text and "ratiometric" not in text
+    assert "DRV5055A3" in text and "SS49E" not in text
+    assert f"LED_DATA (GP{pinmap.PICO_LED}), 10 kOhm to GND" in text
+    assert "fuse T5A" in text and "5.2 V at most" in text and "10 V" in text
+    assert "80 % of its rating" in text and "(4 A: 3200)" in text
+    agnd = next(u for u in pinmap.pico_pins() if u.signal == "AGND")
+    assert "sensor" not in agnd.meaning
+    vref = next(u for u in pinmap.pico_pins() if u.signal == "ADC_VREF")
+    assert "3V3_SENS" in vref.meaning
+
+
 def test_pi_wiring_shows_every_pi_pin() -> None:
     text = _texts(drawings.pi_wiring())
     for u in pinmap.pi_pins():
         assert f"{u.label('GPIO')} (pin {u.pin})" in text, u
     for name in pinmap.PI_BUTTONS:
         assert f"button '{name}'" in text
+    assert "10 kOhm from 1A to GND" in text and "supply (fused)" in text
 
 
 def test_template_is_true_scale() -> None:
@@ -80,13 +103,19 @@ def test_template_is_true_scale() -> None:
     assert a1[1] > a2[1]  # row 1 nearest the player (bottom of the page)
     # The 100 mm scale bar is 100 units long.
     assert any(math.isclose(x2 - x1, 100.0) and y1 == y2 for x1, y1, x2, y2 in lines)
-    # Every LED hole sits outside its own piece and the neighbours' pieces.
+    # Every LED hole sits beside its own piece (a piece a little off centre leaves it
+    # visible) and well clear of the neighbours' pieces: at 19 mm, 2.5 mm and about 8.9 mm.
     holes = [(float(e.get("cx", 0)), float(e.get("cy", 0))) for e in root.iter(f"{NS}circle")
              if math.isclose(float(e.get("r", 0)), drawings.LED_HOLE_MM / 2)]
     assert len(holes) == NUM_CELLS
+    edge = drawings.PIECE_DIAMETER_MM / 2 + drawings.LED_HOLE_MM / 2  # hole touching a piece
+    gaps = []
     for hole in holes:
-        nearest = min(math.dist(hole, c) for c in centres)
-        assert nearest > drawings.PIECE_DIAMETER_MM / 2 + drawings.LED_HOLE_MM / 2
+        own, *others = sorted(math.dist(hole, c) for c in centres)
+        assert own - edge >= 2.0
+        gaps.append(others[0] - edge)
+    assert min(gaps) >= 8.0
+    assert math.isclose(min(gaps), 8.89, abs_tol=0.05)
 
 
 def test_template_labels_mux_channel_and_led_index() -> None:

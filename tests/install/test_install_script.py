@@ -54,7 +54,10 @@ def test_hall_table_install_has_no_camera_parts(tmp_path: Path) -> None:
     config = parse_config(written(out, "config.toml"))
     assert config.sensor.backend == "sensor-board"
     assert config.sensor.port == "/dev/dvonn-sensorboard"
-    assert check_section(config.leds)["backend"] == "spi"
+    leds = check_section(config.leds)
+    assert leds["backend"] == "spi"
+    # The chain of the template (serpentine from A1) and 80 % of the default 4 A supply.
+    assert leds["wiring"] == "serpentine" and leds["max_current_ma"] == 3200
     unit = written(out, "dvonn-board.service")
     assert f"ExecStart={ROOT}/.venv/bin/dvonn-board play" in unit
     assert "User=tableuser" in unit and "SupplementaryGroups=gpio spi dialout\n" in unit
@@ -81,13 +84,32 @@ def test_camera_table_install_sees_picamera2(tmp_path: Path) -> None:
 def test_led_choice_and_no_service(tmp_path: Path) -> None:
     proc = dry_run(tmp_path, "--leds", "sensor-board", "--no-service")
     assert proc.returncode == 0, proc.stderr
-    assert parse_config(written(proc.stdout, "config.toml")).leds == {"backend": "sensor-board"}
+    assert parse_config(written(proc.stdout, "config.toml")).leds == {
+        "backend": "sensor-board", "wiring": "serpentine", "max_current_ma": 3200}
     assert "systemctl" not in proc.stdout and "dvonn-board.service" not in proc.stdout
+
+
+@pytest.mark.parametrize(("amps", "cap"), [("3", 2400), ("4", 3200), ("2.5", 2000), ("6", 4800)])
+def test_led_current_cap_is_80_percent_of_the_supply(tmp_path: Path, amps: str, cap: int
+                                                     ) -> None:
+    proc = dry_run(tmp_path, "--led-supply-amps", amps, "--no-service")
+    assert proc.returncode == 0, proc.stderr
+    leds = check_section(parse_config(written(proc.stdout, "config.toml")).leds)
+    assert leds["max_current_ma"] == cap and leds["wiring"] == "serpentine"
+    assert f"current cap {cap} mA (80 %)" in proc.stdout
+
+
+def test_no_leds_writes_no_led_keys(tmp_path: Path) -> None:
+    proc = dry_run(tmp_path, "--leds", "none", "--no-service")
+    assert proc.returncode == 0, proc.stderr
+    assert parse_config(written(proc.stdout, "config.toml")).leds == {"backend": "none"}
 
 
 @pytest.mark.parametrize(("args", "words"), [
     (["--leds", "neon"], "--leds 'neon' is not one of"),
     (["--frobnicate"], "unknown option '--frobnicate'"),
+    (["--led-supply-amps", "four"], "--led-supply-amps 'four' is not a number"),
+    (["--led-supply-amps", "0.2"], "is not between 0.5 and 100 A"),
     (["--user", "root"], "not root"),
 ])
 def test_bad_options_are_one_line(tmp_path: Path, args: list[str], words: str) -> None:
