@@ -116,6 +116,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     cal.save(args.out)
     print(f"calibration from {len(frames)} view(s) of the empty board written to {args.out}")
     _report_printed_scale(frames, cal.geometry)
+    _report_framing(frames, cal.geometry)
     return 0
 
 
@@ -148,6 +149,16 @@ def _report_printed_scale(frames: list[Any], geometry: Any) -> None:
         print("printed scale: not checked (no view shows all four markers)", file=sys.stderr)
     else:
         print(check.describe(geometry), file=sys.stdout if check.ok else sys.stderr)
+
+
+def _report_framing(frames: list[Any], geometry: Any) -> None:
+    """One line: does every marker keep 5 % of the picture to its edges (vision.framing)? A
+    warning, not an error: the calibration is written and the exit code stays 0."""
+    from vision.framing import check_framing
+
+    check = check_framing(frames, geometry)
+    if check is not None:
+        print(check.describe(), file=sys.stdout if check.ok else sys.stderr)
 
 
 def cmd_sheet(args: argparse.Namespace) -> int:
