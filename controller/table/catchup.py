@@ -405,6 +405,16 @@ def search(
         s.strict = False
     if not best and not s.truncated:
         best, level_done = _levels(s, limits.depth, extra)
+        if best and since is not None and not s.truncated and not any(
+                h.ordered for h in best):
+            # only explanations out of that order (a stack cut off that was gone before the
+            # move that cut it off): one action more, in order, is a move not found (camera
+            # session 241: F3G3 H5G4 G2G3 with I5 cut off, for F3G3 H5G4 I5H4 G2G3)
+            s.strict, s.out = True, []
+            s.forward(dict(s.removals), limits.depth + extra + 1)
+            s.strict = False
+            if s.out and not s.truncated:
+                best = s.out
     s.out = best
     k = 1
     while not s.out and k <= limits.back and not s.truncated:
