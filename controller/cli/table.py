@@ -187,17 +187,18 @@ def cmd_demo(args: argparse.Namespace) -> int:
         raise DvonnError(f"--players {players!r}: random, greedy, or WHITE,BLACK such as "
                          "ai,greedy")
     check_output_file("--record", args.record, force=args.force)
-    # Held for the whole demo: the writer lock (a second demo/play on this journal is
-    # refused), and a damaged journal is recovered before the demo opens it again.
-    writer = _open_journal(args.journal)
     opts = DemoOptions(fast=args.fast, seed=args.seed, players=players,
                        noise=not args.no_noise, direct=args.direct, record=args.record,
                        journal=args.journal, white=white, black=black)
-    if args.web:
-        from controller.cli.web import start_web_view
+    if args.web:  # before the journal: a busy port leaves no file
+        from controller.cli.web import start_web_view, web_access
 
-        opts.web = start_web_view(args.web)
+        opts.web = start_web_view(args.web, access=web_access(args, args.web))
+    writer = None
     try:
+        # Held for the whole demo: the writer lock (a second demo/play on this journal is
+        # refused), and a damaged journal is recovered before the demo opens it again.
+        writer = _open_journal(args.journal)
         result = run_demo(opts, sys.stdout)
     finally:
         if opts.web is not None:
@@ -231,9 +232,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     port = _sensor_port(cfg)
     clock = SystemClock()
     closers: list[Any] = []
-    journal = _open_journal(args.journal or cfg.journal.path or _default_journal())
-    closers.append(journal)
+    web = None
+    if args.web:  # the address is taken before the journal opens: a busy port leaves no file
+        from controller.cli.web import bind_web_view, web_access
+
+        web = bind_web_view(args.web, palette=cfg.palette, access=web_access(args, args.web))
+        closers.append(web)
     try:
+        closers.append(_open_journal(args.journal or cfg.journal.path or _default_journal()))
+        journal = closers[-1]
         sources: list[Source] = []
         link = None
         backend = cfg.sensor.backend
@@ -273,12 +280,10 @@ def cmd_play(args: argparse.Namespace) -> int:
                             move_time=cfg.players.move_time)
         closers.append(opponent)
         opponent.attach(ctl)
-        if args.web:
+        if web is not None:
             from controller.cli.web import start_web_view
 
-            web = start_web_view(args.web, camera=camera if backend == "camera" else None,
-                                 palette=cfg.palette)
-            closers.append(web)
+            start_web_view(web, camera=camera if backend == "camera" else None)
             sources.append(web.attach(ctl, clock))
         recorder: Recorder | None = None
         if args.record and backend == "camera":

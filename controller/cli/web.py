@@ -1,14 +1,17 @@
 """``dvonn-board web [HOST:]PORT``: a virtual table in the browser (and the ``--web`` helpers
 that ``play`` and ``demo`` use to serve the view of a running table).
 
-At startup the command prints the page's pairing URL (``...?token=TOKEN``) on stdout; opening
-it once on a phone lets that phone play (click the board, use the buttons). The same address
-without the token is a read-only spectators' view.
+At startup the command prints the page's address and a one-time pairing code on stdout (and
+once a URL carrying the code): a phone paired with a code plays (clicks the board, uses the
+buttons) for the seat it chose. Pages that are not paired are a read-only spectators' view.
+Scripts use a token from a file (``--token-file``) or ``DVONN_WEB_TOKEN``, never from the
+command line (``ps`` shows it to every user of the machine).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,8 +37,77 @@ def register(sub: Any) -> None:
                    help="cut-off stacks stay (role 'remove') until clicked")
     p.add_argument("--share-hints", action="store_true",
                    help="spectators see hints too (players can change it on the page)")
-    p.add_argument("--token", help="pairing token (default: a new random one each start)")
+    add_access_options(p)
     p.set_defaults(func=cmd_web)
+
+
+def add_access_options(p: Any) -> None:
+    """``--token-file``, ``--web-host-name`` and the refused ``--token``."""
+    p.add_argument("--token-file", metavar="PATH",
+                   help="the scripts' token (X-Dvonn-Token header) is this file's first line "
+                        "(default: DVONN_WEB_TOKEN, else no token)")
+    p.add_argument("--web-host-name", action="append", default=[], metavar="NAME",
+                   help="one more host name the page is served under (repeatable); its own "
+                        "addresses, localhost, HOSTNAME and HOSTNAME.local always are")
+    p.add_argument("--token", help=argparse.SUPPRESS)  # refused: it would show in ps
+
+
+TOKEN_ENV = "DVONN_WEB_TOKEN"
+
+
+def read_token(path: str | None) -> str | None:
+    """The scripts' token: the first line of ``path``, else $DVONN_WEB_TOKEN, else None.
+    DvonnError (never quoting the token) when it is too short or not one word."""
+    if path is not None:
+        where = f"--token-file {path}"
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = getattr(exc, "strerror", None) or "not UTF-8 text"
+            raise DvonnError(f"{where}: cannot be read ({reason})") from None
+        lines = text.splitlines()
+        text = lines[0] if lines else ""
+    else:
+        where = TOKEN_ENV
+        text = os.environ.get(TOKEN_ENV, "")
+        if not text:
+            return None
+    token = text.strip()
+    if not 16 <= len(token) <= 512 or not token.isascii() or not token.isprintable() \
+            or " " in token:
+        raise DvonnError(f"{where}: a token is 16 to 512 printable ASCII characters without "
+                         "spaces (e.g. from: python3 -c 'import secrets; "
+                         "print(secrets.token_urlsafe(24))')")
+    return token
+
+
+def devices_file(port: int) -> Path | None:
+    """Where the paired devices of the server on ``port`` are kept (the config folder); None
+    for port 0 (a new port each start: nothing to keep)."""
+    if port == 0:
+        return None
+    from controller.config.settings import default_config_path
+
+    return default_config_path().parent / f"web-devices-{port}.json"
+
+
+def web_access(args: argparse.Namespace, address: str) -> dict[str, Any]:
+    """The WebView arguments of the access options: token, host names, devices file."""
+    from controller.web.guard import plain_host
+    from controller.web.server import parse_address
+
+    if getattr(args, "token", None) is not None:
+        raise DvonnError("--token is refused: a token on the command line shows in ps; put it "
+                         f"in a file (--token-file PATH) or in {TOKEN_ENV}")
+    names = []
+    for name in args.web_host_name:
+        plain = plain_host(name)
+        if plain is None:
+            raise DvonnError(f"--web-host-name {name!r}: a host name or address, no port")
+        names.append(plain)
+    _, port = parse_address(address)
+    return {"token": read_token(args.token_file), "host_names": tuple(names),
+            "devices": devices_file(port)}
 
 
 def require_web() -> None:
@@ -57,10 +129,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     from controller.web.virtual import Agent, agent_for
 
     parse_address(args.address)  # a bad address is refused before anything opens
-    if args.token is not None and (len(args.token) < 8 or not args.token.isprintable()
-                                   or " " in args.token):
-        raise DvonnError(f"--token {args.token!r}: use at least 8 printable characters, "
-                         "no spaces")
+    access = web_access(args, args.address)
     agents: dict[str, Agent] = {}
     names = []
     for side, spec, offset in (("w", args.white, 0), ("b", args.black, 1)):
@@ -69,21 +138,25 @@ def cmd_web(args: argparse.Namespace) -> int:
             agents[side] = agent
         names.append(("White" if side == "w" else "Black") if agent is None
                      else f"computer ({spec.strip().lower()})")
-    journal = None
-    if args.journal:
+    opened: list[Any] = []
+
+    def open_journal() -> Any:  # once the address is bound: a busy port leaves no file
         from controller.journal.store import Journal
 
-        journal = Journal(Path(args.journal), writer=True)  # one writer per journal
+        opened.append(Journal(Path(args.journal), writer=True))  # one writer per journal
+        return opened[-1]
+
     try:
         opts = VirtualOptions(address=args.address, agents=agents, players=(names[0], names[1]),
                               auto_remove=not args.manual_remove, share_hints=args.share_hints,
-                              token=args.token, journal=journal)
+                              **access,
+                              open_journal=open_journal if args.journal else None)
         ctl = run_virtual_table(opts, sys.stdout)
         if ctl.game.is_over():
             w, b = ctl.game.score()
             print(f"over white={w} black={b}", flush=True)
     finally:
-        if journal is not None:
+        for journal in opened:
             journal.close()
     return 0
 
@@ -93,19 +166,37 @@ def add_web_option(parser: Any) -> None:
     """The ``--web [HOST:]PORT`` option of play and demo."""
     parser.add_argument("--web", metavar="[HOST:]PORT",
                         help="also serve the live web view here (phones, spectators)")
+    add_access_options(parser)
 
 
-def start_web_view(address: str, *, camera: Any = None, palette: Any = None) -> Any:
-    """A started WebView for ``play --web`` / ``demo --web`` (attach it to the controller).
-
-    Prints the pairing URL on stdout. ``camera``: the camera sensor (its annotated frames are
-    served) or None; ``palette``: the LED palette (a Palette or a dict), mirrored on the page.
-    """
+def bind_web_view(address: str, *, palette: Any = None,
+                  access: dict[str, Any] | None = None) -> Any:
+    """A WebView for ``play --web`` / ``demo --web`` with its address taken (DvonnError when
+    it is busy), not serving yet: bind it before the journal is opened, so a busy port leaves
+    no file. ``palette``: the LED palette (a Palette or a dict), mirrored on the page;
+    ``access``: :func:`web_access` of the command's options."""
     require_web()
     from controller.web.app import WebView
 
-    colours = getattr(palette, "colours", palette)
+    web = WebView(address, palette=getattr(palette, "colours", palette), **(access or {}))
+    web.bind()
+    return web
+
+
+def start_web_view(address: str | Any, *, camera: Any = None, palette: Any = None,
+                   access: dict[str, Any] | None = None) -> Any:
+    """A started WebView for ``play --web`` / ``demo --web`` (attach it to the controller):
+    ``address``, or a WebView from :func:`bind_web_view`. Prints the page's address and a
+    pairing code on stdout. ``camera``: the camera sensor (its annotated frames are served)
+    or None."""
+    web = (bind_web_view(address, palette=palette, access=access) if isinstance(address, str)
+           else address)
     frame = getattr(camera, "last_annotated", None)
-    web = WebView(address, camera=frame, palette=colours)
-    web.start(sys.stdout)
+    if frame is not None:
+        web.use_camera(frame)
+    try:
+        web.start(sys.stdout)
+    except BaseException:
+        web.stop()
+        raise
     return web

@@ -14,13 +14,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TextIO
 
 from controller.table.debounce import Timing
 from controller.table.session import TableController
 from controller.web.bridge import ControlSource, Inbox, Publisher
 from controller.web.hub import StateHub
+from controller.web.pairing import CODE_TTL
 from controller.web.server import CameraFrames, WebServer, parse_address
+from controller.web.transport import Limits
 from controller.web.virtual import Agent, VirtualTable
 from hardware.clock import Clock, SystemClock
 
@@ -38,17 +41,22 @@ class WebView:
     def __init__(self, address: str, *, virtual: bool = False,
                  camera: Callable[[], Any] | None = None, camera_interval: float = 0.5,
                  palette: dict[str, tuple[int, int, int]] | None = None,
-                 token: str | None = None, share_hints: bool = False) -> None:
+                 token: str | None = None, share_hints: bool = False,
+                 limits: Limits | None = None, host_names: tuple[str, ...] = (),
+                 devices: Path | None = None, computer: frozenset[str] = frozenset()) -> None:
         host, port = parse_address(address)
         self.hub = StateHub(share_hints=share_hints)
         self.inbox = Inbox()
         self.publisher = Publisher(self.hub)
+        self.camera_interval = camera_interval
         frames = CameraFrames(camera, camera_interval) if camera is not None else None
         self.server = WebServer(self.hub, self.inbox, host=host, port=port, token=token,
-                                virtual=virtual, camera=frames, palette=palette)
+                                virtual=virtual, camera=frames, palette=palette, limits=limits,
+                                host_names=host_names, devices=devices, computer=computer)
 
     @property
-    def token(self) -> str:
+    def token(self) -> str | None:
+        """The scripts' token (``X-Dvonn-Token``), None when there is none."""
         return self.server.token
 
     def attach(self, ctl: TableController, clock: Clock) -> ControlSource:
@@ -57,17 +65,34 @@ class WebView:
         self.publisher.attach(ctl)
         return ControlSource(self.inbox, clock)
 
+    def bind(self) -> None:
+        """Take the address now (DvonnError when it is taken): before a journal is opened,
+        so that a busy port leaves no file behind. ``start`` serves it."""
+        self.server.bind()
+
+    def use_camera(self, camera: Callable[[], Any]) -> None:
+        """Serve the frames of ``camera`` (a function returning the latest annotated frame);
+        before ``start``."""
+        self.server.camera = CameraFrames(camera, self.camera_interval)
+
     def start(self, out: TextIO | None = None) -> list[str]:
-        """Serve; prints the pairing URLs (``...?token=TOKEN``) on ``out``; returns them."""
+        """Serve; prints the page's URLs, a pairing code and (once) a URL carrying it on
+        ``out``, where later pairing codes are printed too; returns the page's URLs."""
         self.server.start()
         urls = self.server.urls()
         if out is not None:
-            print(f"web view: {urls[0]}", file=out, flush=True)
+            def say(line: str) -> None:
+                print(line, file=out, flush=True)
+
+            self.server.pairing.announce = say
+            say(f"web view: {urls[0]}")
             for url in urls[1:]:
-                print(f"web view on the network: {url}", file=out, flush=True)
-            print("open one of these links once on each player's phone to pair it; the same "
-                  "address without ?token= is a read-only spectators' view", file=out,
-                  flush=True)
+                say(f"web view on the network: {url}")
+            code = self.server.pairing.new_code()
+            say(f"pairing code: {code} (one phone, {CODE_TTL / 60:g} minutes; the page's "
+                "'Show a new code on the table' prints a new one here)")
+            say(f"pair a phone without typing: {urls[-1]}?pair={code} (works once)")
+            say("a page that is not paired is a read-only spectators' view")
         return urls
 
     def stop(self) -> None:
@@ -93,19 +118,36 @@ class VirtualOptions:
     auto_remove: bool = True
     share_hints: bool = False
     hints: bool = False
-    token: str | None = None
+    token: str | None = None  # the scripts' X-Dvonn-Token (--token-file, DVONN_WEB_TOKEN)
+    host_names: tuple[str, ...] = ()  # Host names besides the table's own (--web-host-name)
+    devices: Path | None = None  # the paired devices' file (None: kept in memory only)
     journal: Any = None  # a controller.journal.store.Journal, or None (the game is not stored)
+    #: opens the journal once the address is bound (a busy port leaves no file); the caller
+    #: closes what it returned. Used when ``journal`` is None.
+    open_journal: Callable[[], Any] | None = None
+    limits: Limits | None = None  # the web server's connection limits (transport.Limits)
 
 
 def make_virtual_table(opts: VirtualOptions, clock: Clock | None = None
                        ) -> tuple[TableController, WebView, VirtualTable, Any]:
-    """The controller, web view, virtual table and Runner of a virtual table (not started)."""
+    """The controller, web view, virtual table and Runner of a virtual table (not started;
+    the web view's address is bound before the journal is opened)."""
     from controller.runner import Runner
 
     clock = clock or SystemClock()
-    ctl = TableController(journal=opts.journal, colours=False, timing=VIRTUAL_TIMING,
-                          players=opts.players, source="virtual", hints=opts.hints)
-    web = WebView(opts.address, virtual=True, token=opts.token, share_hints=opts.share_hints)
+    web = WebView(opts.address, virtual=True, token=opts.token, share_hints=opts.share_hints,
+                  limits=opts.limits, host_names=opts.host_names, devices=opts.devices,
+                  computer=frozenset(opts.agents))
+    web.bind()
+    try:
+        journal = opts.journal
+        if journal is None and opts.open_journal is not None:
+            journal = opts.open_journal()
+        ctl = TableController(journal=journal, colours=False, timing=VIRTUAL_TIMING,
+                              players=opts.players, source="virtual", hints=opts.hints)
+    except BaseException:
+        web.stop()
+        raise
     table = VirtualTable(ctl, web.inbox, clock, auto_remove=opts.auto_remove,
                          agents=opts.agents)
     web.publisher.overlay = table.overlay

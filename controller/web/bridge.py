@@ -15,6 +15,7 @@ ButtonEvent (``new`` as a long press: a page asks the player before it sends it)
 from __future__ import annotations
 
 import queue
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -73,24 +74,54 @@ class Publisher:
             self.published += 1
 
 
-class Inbox:
-    """A thread-safe queue of commands, answered by the thread that drives the controller."""
+class InboxFull(Exception):
+    """The table has ``Inbox.limit`` commands waiting already: the page is told at once."""
 
-    def __init__(self) -> None:
-        self._queue: queue.Queue[Command] = queue.Queue()
+
+class Inbox:
+    """A thread-safe queue of commands, answered by the thread that drives the controller.
+
+    At most ``limit`` commands wait (:class:`InboxFull` beyond). A command whose future was
+    cancelled while it waited (its request timed out and was told so) is dropped when its
+    turn comes: it never runs. A command taken is marked running, so it can no longer be
+    cancelled: it runs and is answered."""
+
+    LIMIT = 16
+
+    def __init__(self, limit: int = LIMIT) -> None:
+        self.limit = limit
+        self._queue: queue.Queue[Command] = queue.Queue(limit)
+        self.dropped = 0  # withdrawn commands skipped
 
     def put(self, command: Command) -> Future[dict[str, Any]]:
-        self._queue.put(command)
+        """Queue ``command`` (InboxFull when ``limit`` wait already); its future."""
+        try:
+            self._queue.put_nowait(command)
+        except queue.Full:
+            raise InboxFull(f"{self.limit} commands are waiting for the table") from None
         return command.future
 
     def get(self, timeout: float = 0.0) -> Command | None:
-        """The next command, waiting up to ``timeout`` seconds (0: only what is there)."""
+        """The next command still wanted, waiting up to ``timeout`` seconds (0: only what
+        is there)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                cmd = self._queue.get(timeout=left) if left > 0 else self._queue.get_nowait()
+            except queue.Empty:
+                return None
+            if self._take(cmd):
+                return cmd
+            self.dropped += 1
+
+    @staticmethod
+    def _take(cmd: Command) -> bool:
+        """Mark ``cmd`` running unless it was withdrawn (cancelled); whether it runs."""
         try:
-            if timeout > 0:
-                return self._queue.get(timeout=timeout)
-            return self._queue.get_nowait()
-        except queue.Empty:
-            return None
+            return cmd.future.set_running_or_notify_cancel()
+        except RuntimeError:  # already running or answered: not withdrawn
+            return not cmd.future.cancelled()
 
     def refuse_all(self, detail: str) -> None:
         while (cmd := self.get()) is not None:

@@ -7,7 +7,7 @@ receives the whole current state, then every later one in order. Every message i
 state, so a page that falls behind (its queue full) skips to the newest state instead of
 holding the server's memory: it never misses the latest one.
 
-Spectators (pages without the pairing token) get a *public* variant: hints and analysis are
+Spectators (pages of devices that are not paired) get a *public* variant: hints and analysis are
 taken out unless the players share them (:meth:`StateHub.set_share_hints`).
 """
 

@@ -42,8 +42,15 @@ def hexagon(pointy: bool = True, scale: float = 0.97) -> str:
     return " ".join(pts)
 
 
+#: What the page's inline JSON must not contain literally: ``<`` (``</script>``,
+#: ``<!--<script>`` would end or hide the script element), ``>`` and ``&``.
+_SCRIPT_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
 def _json_for_script(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    """JSON for a ``<script type="application/json">`` element: ``<``, ``>`` and ``&`` as
+    ``\\u003c``, ``\\u003e``, ``\\u0026`` (the same data for JSON.parse)."""
+    return json.dumps(data, separators=(",", ":")).translate(_SCRIPT_ESCAPES)
 
 
 def _board_svg(state: dict[str, Any] | None) -> str:
@@ -90,7 +97,8 @@ def render_page(state_json: str | None, *, info: dict[str, Any],
     return _TEMPLATE.format(
         title=html.escape(title), css_vars=css_vars, board=_board_svg(state), actions=actions,
         message=message, config=_json_for_script(config), mode=mode, who=who,
-        notice=html.escape(notice), notice_hidden="" if notice else " hidden")
+        notice=html.escape(notice), notice_hidden="" if notice else " hidden",
+        pair_code=html.escape(str(info.get("pair_code") or "")))
 
 
 _TEMPLATE = """<!doctype html>
@@ -132,6 +140,23 @@ _TEMPLATE = """<!doctype html>
       <button type="button" id="share" data-control="share">Share hints</button>
     </div>
     <p id="spectator" class="spectator" hidden>Spectator view: read-only.</p>
+    <form id="pair" class="pair" hidden>
+      <h2>Pair this phone</h2>
+      <label>Code <input id="pair-code" name="code" inputmode="numeric" pattern="[0-9]*"
+        maxlength="6" autocomplete="one-time-code" value="{pair_code}" required></label>
+      <label>I play <select id="pair-seat" name="seat"><option value="both">both sides</option>
+        <option value="white">White</option><option value="black">Black</option></select></label>
+      <label>Name <input id="pair-name" name="name" maxlength="40"
+        placeholder="this phone's name (optional)"></label>
+      <button type="submit">Pair</button>
+      <button type="button" id="pair-request">Show a new code on the table</button>
+    </form>
+    <section id="devices" class="devices" hidden>
+      <h2>Paired devices</h2>
+      <ul id="device-list"></ul>
+      <button type="button" id="pair-another" hidden>A code for another phone</button>
+      <p id="pair-another-code" class="code" hidden></p>
+    </section>
     <figure id="camera-box" hidden><img id="camera" alt="the camera's view"></figure>
     <h2>Actions</h2>
     <ol id="actions" class="actions">{actions}</ol>

@@ -2,45 +2,62 @@
 
 Routes (the contract pages and outside tests rely on):
 
-- ``GET /``: the page (``?token=TOKEN`` once: stores the pairing token in a cookie, then
-  redirects to ``/`` so the link does not stay in the address bar).
+- ``GET /``: the page (``?pair=CODE``: the printed pairing URL; the page's pairing form is
+  filled in with the code, the page takes it out of the address bar).
 - ``GET /api/state``: the ``table_state`` JSON (:mod:`controller.publish`).
 - ``GET /api/events``: Server-Sent Events, ``event: state`` with the whole state as data and
   its sequence number as ``id``; the current state first, then every change in order.
+  ``HEAD``: the headers only. Streams are capped in all and per client address (503 over a
+  cap; transport.py).
 - ``GET /api/info``: what this server offers (virtual table, camera, pairing, hint sharing).
 - ``GET /api/camera.jpg``: the camera's latest annotated frame (404 without a camera;
   re-encoded at most ``camera_interval`` seconds apart, whatever the number of pages).
 - ``POST /api/control/NAME``: the buttons (confirm, next, undo, hint, new), ``share`` (let
-  spectators see hints: ``?on=1`` / ``?on=0``, toggles without it) and
-  ``POST /api/control/click/CELL`` (the virtual table). Only with the pairing token (cookie,
-  ``X-Dvonn-Token`` header or ``token`` query parameter); without it: 403 and nothing changes.
+  spectators see hints: ``?on=1`` / ``?on=0``, toggles without it, 400 for any other) and
+  ``POST /api/control/click/CELL`` (the virtual table). Only from a paired device (its session
+  cookie) or a script (the ``X-Dvonn-Token`` header); otherwise 403 and nothing changes; a
+  device paired for one seat gets 403 for the other side's action (pairing.py).
   Answers 200 ``{"ok": true}`` once the controller has the command, 409 with the reason when
-  it was refused (an illegal click), 503 when the table did not answer in time.
+  it was refused (an illegal click), 503 at once when ``Inbox.LIMIT`` commands wait already,
+  and 503 when the table did not take it in time: then the command is dropped, never run.
+- ``POST /api/pair``, ``POST /api/pair/request``, ``GET /api/devices``,
+  ``POST /api/devices/ID/revoke``: pairing by one-time code and the paired devices
+  (devices.py).
 
-Pages without the token are spectators: read-only, and hints are hidden from them unless the
-players share them (:mod:`controller.web.hub`).
+Connections are counted per client address, and closed when they send no whole request
+header in time or sit idle between requests (transport.py): one machine on the network
+cannot lock the phones out.
+
+Every request passes the gate of guard.py first: only the table's own host names, control
+requests only from the table's own page (or a script), no framing. Pages of devices that are
+not paired are spectators: read-only, and hints are hidden from them unless the players
+share them (:mod:`controller.web.hub`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
-import secrets
+import json
 import socket
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-from controller.web.bridge import CONTROLS, Command, Inbox
+from controller.web.bridge import CONTROLS, Command, Inbox, InboxFull
+from controller.web.devices import client, pairing_routes
+from controller.web.guard import Guard, HostCheck
 from controller.web.hub import StateHub
 from controller.web.page import render_page
+from controller.web.pairing import Pairing, Who, seat_refusal
+from controller.web.transport import Connections, Limits, client_address, protocol_class
 from engine.errors import DvonnError
 
 STATIC = Path(__file__).resolve().parent / "static"
-COOKIE = "dvonn_token_{port}"  # cookies ignore ports: one name per server
+COOKIE = "dvonn_session_{port}"  # cookies ignore ports: one name per server
 KEEPALIVE = 15.0  # seconds between SSE comments on a quiet stream
 ANSWER_TIMEOUT = 3.0  # seconds the table has to take a command
 CLICK = "click"
@@ -121,16 +138,23 @@ class WebServer:
         host: str = "0.0.0.0",
         port: int = 8080,
         token: str | None = None,
+        host_names: tuple[str, ...] = (),
+        devices: Path | None = None,
+        computer: frozenset[str] = frozenset(),
         virtual: bool = False,
         camera: CameraFrames | None = None,
         palette: dict[str, tuple[int, int, int]] | None = None,
         title: str = "dvonn-board",
+        limits: Limits | None = None,
     ) -> None:
         self.hub = hub
         self.inbox = inbox
         self.host = host
         self.port = port
-        self.token = token or secrets.token_urlsafe(18)
+        self.token = token  # the scripts' X-Dvonn-Token, or None
+        self.host_names = host_names  # names besides the table's own (--web-host-name)
+        self.computer = computer  # the sides the computer plays (a one-seat phone's undo)
+        self.pairing = Pairing(token, devices)  # codes, sessions, throttles (pairing.py)
         self.virtual = virtual
         self.camera = camera
         self.palette = palette
@@ -140,25 +164,27 @@ class WebServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._sock: socket.socket | None = None
         self._started = threading.Event()
+        self.connections = Connections(limits)  # per-address caps and timers (transport.py)
         self.app = self._build_app()
 
     # ------------------------------------------------------------------ addresses
     def urls(self) -> list[str]:
-        """The page's pairing URLs: this machine first, then the local network's address."""
+        """The page's URLs: this machine first, then the local network's address."""
         hosts = [self.host]
         if self.host in ("0.0.0.0", "::", ""):
             hosts = ["127.0.0.1"] + [a for a in (lan_address(),) if a]
         out = []
         for h in hosts:
             shown = f"[{h}]" if ":" in h else h
-            out.append(f"http://{shown}:{self.port}/?token={self.token}")
+            out.append(f"http://{shown}:{self.port}/")
         return out
 
     # ------------------------------------------------------------------ lifecycle
-    def start(self) -> None:
-        """Bind (DvonnError when the address is taken) and serve in a daemon thread."""
-        import uvicorn
-
+    def bind(self) -> None:
+        """Take the address now (DvonnError when it is taken); ``start()`` serves it. A
+        command binds before it opens its journal, so a busy port changes no file."""
+        if self._sock is not None:
+            return
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         try:
@@ -171,9 +197,22 @@ class WebServer:
                              ) from None
         self._sock = sock
         self.port = sock.getsockname()[1]
+
+    def start(self) -> None:
+        """Bind (DvonnError when the address is taken) and serve in a daemon thread."""
+        import math
+
+        import uvicorn
+
+        self.bind()
+        # No limit_concurrency (a 503 for everyone): the per-address caps and timers of
+        # transport.py; uvicorn's own keep-alive timer only backs up the idle timer.
+        idle = self.connections.limits.idle_timeout
         config = uvicorn.Config(self.app, log_config=None, log_level="warning",
                                 access_log=False, lifespan="on", timeout_graceful_shutdown=2,
-                                timeout_keep_alive=30, limit_concurrency=1000)
+                                timeout_keep_alive=max(1, math.ceil(idle)),
+                                http=protocol_class(self.connections),
+                                ws="none")  # no WebSockets: an upgrade would leave the caps
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._serve, name="dvonn-web", daemon=True)
         self._thread.start()
@@ -204,6 +243,7 @@ class WebServer:
             self._sock = None
         if self.inbox is not None:
             self.inbox.refuse_all("the table is shutting down")
+        self.pairing.close()  # the devices' last-seen times
 
     def __enter__(self) -> WebServer:
         self.start()
@@ -218,13 +258,15 @@ class WebServer:
         """The pairing cookie's name (it carries the port: cookies ignore ports)."""
         return COOKIE.format(port=self.port)
 
+    def who(self, request: Any) -> Who | None:
+        """Who sent the request: a paired device (its session cookie) or a script (the
+        ``X-Dvonn-Token`` header); None for a spectator (pairing.py)."""
+        return self.pairing.identify(request.cookies.get(self.cookie),
+                                     request.headers.get("x-dvonn-token"), client(request))
+
     def paired(self, request: Any) -> bool:
-        """Whether the request carries the pairing token (cookie, header or query)."""
-        for given in (request.cookies.get(self.cookie), request.headers.get("x-dvonn-token"),
-                      request.query_params.get("token")):
-            if given and hmac.compare_digest(given.encode(), self.token.encode()):
-                return True
-        return False
+        """Whether the request comes from a paired device or a script with the token."""
+        return self.who(request) is not None
 
     def _build_app(self) -> Any:
         from starlette.applications import Starlette
@@ -232,7 +274,6 @@ class WebServer:
         from starlette.responses import (
             HTMLResponse,
             JSONResponse,
-            RedirectResponse,
             Response,
         )
         from starlette.routing import Mount, Route
@@ -256,27 +297,27 @@ class WebServer:
             ticker.cancel()
             hub.close()
 
-        def info(paired: bool) -> dict[str, Any]:
+        def info(sender: Who | None) -> dict[str, Any]:
             return {"virtual": self.virtual, "camera": self.camera is not None,
-                    "paired": paired, "share_hints": hub.share_hints,
+                    "paired": sender is not None, "seat": sender and sender.seat,
+                    "share_hints": hub.share_hints,
                     "controls": list(CONTROLS) + [SHARE] + ([CLICK] if self.virtual else [])}
 
-        async def page(request: Request) -> Response:
-            given = request.query_params.get("token")
-            if given is not None:
-                if hmac.compare_digest(given.encode(), self.token.encode()):
-                    response = RedirectResponse("/", status_code=303)
-                    response.set_cookie(self.cookie, self.token, max_age=30 * 24 * 3600,
-                                        httponly=True, samesite="strict")
-                    return response
-                notice = "This pairing link is not valid (the table was restarted?): read-only."
-            else:
-                notice = ""
-            paired = self.paired(request)
+        def state_now() -> dict[str, Any] | None:
             msg = hub.latest
-            state = None if msg is None else msg.json(paired).decode()
-            html = render_page(state, info=info(paired), palette=self.palette,
-                               title=self.title, notice=notice)
+            return None if msg is None else dict(json.loads(msg.json(True)))
+
+        async def page(request: Request) -> Response:
+            code = request.query_params.get("pair", "")  # the printed URL's pairing code
+            notice = ("A link with ?token= no longer pairs a phone: enter the pairing code "
+                      "the table shows." if "token" in request.query_params else "")
+            sender = self.who(request)
+            msg = hub.latest
+            state = None if msg is None else msg.json(sender is not None).decode()
+            shown = dict(info(sender), pair_code=code if code.isdigit() and len(code) < 9
+                         else "")
+            html = render_page(state, info=shown, palette=self.palette, title=self.title,
+                               notice=notice)
             return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
         async def api_state(request: Request) -> Response:
@@ -287,7 +328,7 @@ class WebServer:
                             headers={"Cache-Control": "no-store", "X-State-Seq": str(msg.seq)})
 
         async def api_info(request: Request) -> Response:
-            return JSONResponse(info(self.paired(request)))
+            return JSONResponse(info(self.who(request)))
 
 
         async def camera(request: Request) -> Response:
@@ -302,14 +343,23 @@ class WebServer:
             return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
         async def control(request: Request) -> Response:
-            if not self.paired(request):
+            wait = self.pairing.throttled(client(request))  # before this request's try
+            sender = self.who(request)
+            if sender is None:
+                if wait:
+                    return JSONResponse({"ok": False, "detail": f"too many wrong tokens: "
+                                         f"wait {wait} s"}, status_code=429,
+                                        headers={"Retry-After": str(wait)})
                 return JSONResponse(
-                    {"ok": False, "detail": "pairing token missing or wrong: open the "
-                     "page's ?token= link that the command printed"}, status_code=403)
+                    {"ok": False, "detail": "this device is not paired: pair it with the code "
+                     "the table shows (scripts: the X-Dvonn-Token header)"}, status_code=403)
             name = request.path_params.get("name", CLICK)
             if name == SHARE:
                 on = request.query_params.get("on")
-                share = (not hub.share_hints) if on is None else on not in ("0", "false", "off")
+                if on not in (None, "0", "1"):
+                    return JSONResponse({"ok": False, "detail": f"on={on!r}: use on=1 (share) "
+                                         "or on=0 (stop), or no on to toggle"}, status_code=400)
+                share = (not hub.share_hints) if on is None else on == "1"
                 hub.set_share_hints(share)
                 return JSONResponse({"ok": True, "share_hints": share})
             arg = request.path_params.get("cell", "")
@@ -326,12 +376,24 @@ class WebServer:
             if seat not in ("", "w", "b"):
                 return JSONResponse({"ok": False, "detail": f"seat {seat!r} is not w or b"},
                                     status_code=400)
-            future = self.inbox.put(Command(name, arg, seat))
+            if sender.side:  # a phone paired for one seat acts for that seat only
+                refusal = (f"this phone plays {sender.seat.title()} only" if seat not in ("",
+                           sender.side) else seat_refusal(sender.side, name, arg, state_now(),
+                                                          self.computer))
+                if refusal:
+                    return JSONResponse({"ok": False, "detail": refusal}, status_code=403)
+                seat = sender.side
             try:
-                answer = await asyncio.wait_for(asyncio.wrap_future(future), ANSWER_TIMEOUT)
-            except TimeoutError:
-                return JSONResponse({"ok": False, "detail": "the table did not answer"},
-                                    status_code=503)
+                future = self.inbox.put(Command(name, arg, seat))
+            except InboxFull as exc:
+                return JSONResponse({"ok": False, "detail": f"the table is busy ({exc})"},
+                                    status_code=503, headers={"Retry-After": "1"})
+            answer = await answer_of(future)
+            if answer is None:
+                detail = ("the table did not answer; the command was dropped"
+                          if future.cancelled() else "the table took the command but did not "
+                          "answer in time")
+                return JSONResponse({"ok": False, "detail": detail}, status_code=503)
             return JSONResponse(answer, status_code=200 if answer.get("ok") else 409)
 
         routes = [
@@ -343,21 +405,67 @@ class WebServer:
             Route("/api/control/click/{cell}", control, methods=["POST"],
                   name="click"),
             Route("/api/control/{name}", control, methods=["POST"]),
+            *pairing_routes(self.pairing, lambda: self.cookie, self.who),
             Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
         ]
-        app = Starlette(routes=routes, lifespan=lifespan)
+        from starlette.middleware import Middleware
+
+        hosts = HostCheck(self.host, self.host_names)  # which Host names are this table's
+        app = Starlette(routes=routes, lifespan=lifespan,
+                        middleware=[Middleware(Guard, hosts=hosts)])  # guard.py
         return app
+
+
+async def answer_of(future: Future[dict[str, Any]]) -> dict[str, Any] | None:
+    """The table's answer to a command, or None. When the table has not taken the command
+    within ANSWER_TIMEOUT, it is withdrawn (``future.cancelled()``): it never runs. A command
+    the table has taken runs; its answer is awaited as long again (None if it does not come).
+    """
+    waiting = asyncio.wrap_future(future)
+    for _ in range(2):
+        try:
+            return await asyncio.wait_for(asyncio.shield(waiting), ANSWER_TIMEOUT)
+        except TimeoutError:
+            if future.cancel():  # still queued: withdrawn, the table drops it
+                return None
+    return None
 
 
 class EventStream:
     """``GET /api/events`` as a plain ASGI app (no per-message framework layers: it is the
     path every state takes to every page). The whole current state first, then each new one;
-    states queued while the page was slow go out together in one write, in order."""
+    states queued while the page was slow go out together in one write, in order.
+
+    ``HEAD`` gets the headers only and ends. Streams are capped in all and per client address
+    (:class:`~controller.web.transport.Limits`): one over a cap is answered 503 at once (the
+    page tries again a second later)."""
+
+    HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"),
+               (b"cache-control", b"no-store"), (b"x-accel-buffering", b"no")]
 
     def __init__(self, server: WebServer) -> None:
         self.server = server
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("method") == "HEAD":
+            await send({"type": "http.response.start", "status": 200, "headers": self.HEADERS})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+            return
+        address = client_address(scope)
+        streams = self.server.connections
+        if not streams.open_stream(address):
+            body = b'{"error":"too many event streams: try again later"}'
+            await send({"type": "http.response.start", "status": 503, "headers": [
+                (b"content-type", b"application/json"), (b"retry-after", b"5"),
+                (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]})
+            await send({"type": "http.response.body", "body": body, "more_body": False})
+            return
+        try:
+            await self._stream(scope, receive, send)
+        finally:
+            streams.close_stream(address)
+
+    async def _stream(self, scope: Any, receive: Any, send: Any) -> None:
         from starlette.requests import Request
 
         hub = self.server.hub
@@ -371,9 +479,7 @@ class EventStream:
 
         watcher = asyncio.create_task(watch())
         try:
-            await send({"type": "http.response.start", "status": 200, "headers": [
-                (b"content-type", b"text/event-stream; charset=utf-8"),
-                (b"cache-control", b"no-store"), (b"x-accel-buffering", b"no")]})
+            await send({"type": "http.response.start", "status": 200, "headers": self.HEADERS})
             await send({"type": "http.response.body", "body": b"retry: 1000\n\n",
                         "more_body": True})
             queue = sub.queue

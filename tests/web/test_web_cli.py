@@ -1,4 +1,5 @@
-"""``dvonn-board web`` and ``demo --web`` as a user runs them: the pairing line, clean stops,
+"""``dvonn-board web`` and ``demo --web`` as a user runs them: the address and pairing lines,
+the scripts' token from the environment or a file (never the command line), clean stops,
 one-line errors."""
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from pathlib import Path
 from web_helpers import get_json, http
 
 ROOT = Path(__file__).resolve().parents[2]
-URL = re.compile(r"(http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]+))\s*$")
+URL = re.compile(r"^web view: (http://127\.0\.0\.1:(\d+)/)\s*$")
+TOKEN = "cli-test-token-0123456789"  # the scripts' token, from DVONN_WEB_TOKEN
 
 
 def _cli(*args: str) -> list[str]:
@@ -31,7 +33,7 @@ def _first_line(proc: subprocess.Popen[str], timeout: float = 60.0) -> str:
 
 
 def _env() -> dict[str, str]:
-    env = dict(os.environ)
+    env = dict(os.environ, DVONN_WEB_TOKEN=TOKEN)
     env.pop("DVONN_DEBUG", None)
     return env
 
@@ -48,7 +50,7 @@ def test_web_prints_the_pairing_url_serves_the_table_and_stops_on_sigterm() -> N
         base = f"http://127.0.0.1:{m.group(2)}"
         state = get_json(f"{base}/api/state")
         assert state["players"] == {"white": "White", "black": "computer (random)"}
-        status, _, _ = http(f"{base}/api/control/click/C3", "POST", token=m.group(3))
+        status, _, _ = http(f"{base}/api/control/click/C3", "POST", token=TOKEN)
         assert status == 200
         assert http(f"{base}/api/control/click/D3", "POST")[0] == 403
         proc.send_signal(signal.SIGTERM)
@@ -68,7 +70,11 @@ def test_bad_input_is_one_line_and_exit_2() -> None:
         port = busy.getsockname()[1]
         for args, words in ((("web", "nope:xx"), "[HOST:]PORT"),
                             (("web", "127.0.0.1:0", "--white", "deep-blue"), "deep-blue"),
-                            (("web", "127.0.0.1:0", "--token", "short"), "--token"),
+                            (("web", "127.0.0.1:0", "--token", "long-enough-token-x"),
+                             "--token-file"),
+                            (("web", "127.0.0.1:0", "--web-host-name", "evil:80"), "evil:80"),
+                            (("demo", "--fast", "--web", "127.0.0.1:0", "--token-file",
+                              "no/such/file"), "no/such/file"),
                             (("web", f"127.0.0.1:{port}"), "cannot serve"),
                             (("demo", "--fast", "--web", "x:y"), "[HOST:]PORT")):
             r = subprocess.run(_cli(*args), cwd=ROOT, capture_output=True, text=True,
@@ -103,7 +109,7 @@ def test_a_virtual_game_in_a_journal_resumes_where_it_stopped(tmp_path: Path) ->
             assert get_json(f"{base}/api/state")["actions"] == played
             for cell in cells:
                 status, _, _ = http(f"{base}/api/control/click/{cell}", "POST",
-                                    token=m.group(3))
+                                    token=TOKEN)
                 assert status == 200
                 played.append(cell)
             assert get_json(f"{base}/api/state")["actions"] == played

@@ -1,5 +1,5 @@
 """The page in a real headless Chromium: the position, live updates, a game by clicks, and a
-read-only page without the token. One browser serves the whole module (see conftest.py)."""
+read-only page that is not paired. One browser serves the whole module (see conftest.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from web_helpers import click, get_json, moving_game, sim_table, virtual_server
+from web_helpers import click, get_json, moving_game, pair_page, sim_table, virtual_server
 
 from engine.game import Game
 from engine.geometry import CELL_NAMES
@@ -118,9 +118,8 @@ def _idle(browser: Any, ply: int) -> bool:
 def test_a_virtual_table_game_played_by_clicks_reaches_the_end(browser: Any) -> None:
     rng = random.Random(7)
     with virtual_server() as server:
-        browser.get(server.pair_url)
-        assert browser.current_url == f"{server.base}/"  # the token left the address bar
-        _wait(browser, lambda: browser.execute_script("return !!window.dvonn.state"))
+        pair_page(browser, server)
+        assert browser.current_url == f"{server.base}/"  # the code left the address bar
         assert browser.find_element("id", "controls").is_displayed()
         element = {n: browser.find_element("css selector", f'[data-cell="{n}"]')
                    for n in CELL_NAMES}
@@ -167,7 +166,7 @@ def test_a_virtual_table_game_played_by_clicks_reaches_the_end(browser: Any) -> 
             CELL_NAMES[c]: final.stack(c) for c in range(49) if final.stack(c)}
 
 
-def test_without_the_token_the_page_is_read_only(browser: Any) -> None:
+def test_without_pairing_the_page_is_read_only(browser: Any) -> None:
     with virtual_server() as server:
         for cell in ("C3", "D3"):
             assert click(server, cell)[0] == 200
@@ -191,8 +190,7 @@ def test_without_the_token_the_page_is_read_only(browser: Any) -> None:
 
 def test_a_new_game_does_not_leave_an_open_page_stale(browser: Any) -> None:
     with virtual_server() as server:
-        browser.get(server.pair_url)
-        _wait(browser, lambda: browser.execute_script("return !!window.dvonn.state"))
+        pair_page(browser, server)
         for cell in ("C3", "D3", "E3"):
             assert click(server, cell)[0] == 200
         _wait(browser, lambda: _actions(browser) == ["C3", "D3", "E3"])
@@ -230,8 +228,7 @@ def test_one_page_against_the_computer(browser: Any) -> None:
 
     agents = {"b": agent_for("ai:1", "b", 3)}
     with virtual_server(agents=agents, players=("White", "computer (ai:1)")) as server:
-        browser.get(server.pair_url)
-        _wait(browser, lambda: browser.execute_script("return !!window.dvonn.state"))
+        pair_page(browser, server)
         assert browser.find_element("id", "name-b").text == "computer (ai:1)"
         browser.find_element("css selector", '[data-cell="F3"]').click()
         _wait(browser, lambda: len(_actions(browser)) == 2, what="the computer's answer")

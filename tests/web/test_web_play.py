@@ -22,7 +22,8 @@ from hardware.clock import SystemClock
 from hardware.sensorboard.emulator import SensorBoardEmulator, VirtualTable
 
 ROOT = Path(__file__).resolve().parents[2]
-URL = re.compile(rb"(http://127\.0\.0\.1:(\d+)/\?token=([A-Za-z0-9_-]+))")
+URL = re.compile(rb"web view: (http://127\.0\.0\.1:(\d+)/)")
+TOKEN = "play-test-token-0123456789"  # the scripts' token (DVONN_WEB_TOKEN)
 
 
 @pytest.fixture
@@ -38,7 +39,7 @@ def test_play_serves_the_running_table(tmp_path: Path, board: SensorBoardEmulato
     cfg.write_text(f'[sensor]\nbackend = "sensor-board"\nport = "{board.port}"\n'
                    '[leds]\nbackend = "terminal"\ncolour = false\n')
     env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "c"), XDG_DATA_HOME=str(tmp_path / "d"),
-               DVONN_DATA_DIR=str(tmp_path / "d"), NO_COLOR="1")
+               DVONN_DATA_DIR=str(tmp_path / "d"), NO_COLOR="1", DVONN_WEB_TOKEN=TOKEN)
     env.pop("DVONN_LEDS", None)
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "play", "--config",
                              str(cfg), "--journal", str(tmp_path / "g.sqlite3"), "--web",
@@ -55,7 +56,7 @@ def test_play_serves_the_running_table(tmp_path: Path, board: SensorBoardEmulato
                 seen += os.read(proc.stdout.fileno(), 65536)
         m = URL.search(seen)
         assert m is not None
-        base, token = f"http://127.0.0.1:{int(m.group(2))}", m.group(3).decode()
+        base, token = f"http://127.0.0.1:{int(m.group(2))}", TOKEN
         wait_state(base, lambda s: "White to place" in s["message"], "the table read")
         board.table.put(parse_cell("C3"), "r")  # on the real (emulated) table
         state = wait_state(base, lambda s: s["actions"] == ["C3"], "the placement")

@@ -11,6 +11,7 @@ import json
 import os
 import random
 import shutil
+import socket
 import threading
 import time
 import urllib.error
@@ -29,6 +30,10 @@ from controller.web.app import VirtualOptions, WebView, make_virtual_table
 from engine.game import Game
 from hardware.clock import FakeClock
 from hardware.events import SnapshotEvent
+
+#: The scripts' token of the test servers (X-Dvonn-Token): what ``click`` and the tests'
+#: requests use; pages pair with a code (:func:`pair_page`).
+TEST_TOKEN = "test-token-for-scripts-0123"
 
 BROWSER_HINT = ("Debian's chromium and chromium-driver are needed for the page tests: run "
                 "`python3 dev.py test` as root (it installs them), or `apt-get install "
@@ -95,7 +100,7 @@ def wait_state(base: str, cond: Any, what: str, timeout: float = 45.0) -> dict[s
     host, port = base.removeprefix("http://").split(":")
     last: dict[str, Any] = {}
     with socket.create_connection((host, int(port)), timeout=timeout) as sock:
-        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: test\r\n\r\n")
+        sock.sendall(f"GET /api/events HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
         f = sock.makefile("rb")
         while True:
             sock.settimeout(max(0.01, deadline - time.monotonic()))
@@ -167,6 +172,7 @@ class SimTable:
 @contextmanager
 def sim_table(game: Game | None = None, hints: bool = False, **web_args: Any
               ) -> Iterator[SimTable]:
+    web_args.setdefault("token", TEST_TOKEN)
     web = WebView("127.0.0.1:0", **web_args)
     sim = SimTable(web, game, hints)
     web.start()
@@ -197,7 +203,8 @@ class VirtualServer:
 
     @property
     def pair_url(self) -> str:
-        return f"{self.base}/?token={self.web.token}"
+        """The printed pairing URL: the page with a new one-time code filled in."""
+        return f"{self.base}/?pair={self.web.server.pairing.new_code()}"
 
     def start(self) -> VirtualServer:
         self.web.start()
@@ -216,6 +223,7 @@ class VirtualServer:
 @contextmanager
 def virtual_server(**kwargs: Any) -> Iterator[VirtualServer]:
     kwargs.setdefault("address", "127.0.0.1:0")
+    kwargs.setdefault("token", TEST_TOKEN)
     opts = VirtualOptions(**kwargs)
     server = VirtualServer(opts).start()
     try:
@@ -232,8 +240,62 @@ def click(server: VirtualServer, cell: str, seat: str = "") -> tuple[int, dict[s
     return status, json.loads(body)
 
 
-__all__ = ["click", "get_json", "wait_state", "http", "missing", "new_browser", "sim_table",
-           "virtual_server"]
+def send(port: int, method: str, target: str, headers: list[tuple[str, str]],
+         body: bytes = b"", version: str = "HTTP/1.1", timeout: float = 10.0
+         ) -> tuple[int, dict[str, str], bytes]:
+    """One request over a new socket, exactly as given; (status, headers, body). An event
+    stream's body is not read; a HEAD answer's body must be empty."""
+    head = [f"{method} {target} {version}", *(f"{k}: {v}" for k, v in headers),
+            "Connection: close", "", ""]
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall("\r\n".join(head).encode("latin-1") + body)
+        f = sock.makefile("rb")
+        status = int(f.readline().split()[1])
+        got: dict[str, str] = {}
+        while (line := f.readline()) not in (b"\r\n", b""):
+            key, _, value = line.decode("latin-1").partition(":")
+            got[key.strip().lower()] = value.strip()
+        if got.get("content-type", "").startswith("text/event-stream") and method != "HEAD":
+            return status, got, b""
+        if method == "HEAD":
+            return status, got, f.read()  # the server closes: must be nothing
+        length = got.get("content-length")
+        return status, got, f.read(int(length)) if length is not None else f.read()
+
+
+def pair(port: int, code: str, seat: str = "both") -> str:
+    """Pair over HTTP as the page does; the ``Cookie`` value of the new session."""
+    body = json.dumps({"code": code, "seat": seat}).encode()
+    status, headers, answer = send(port, "POST", "/api/pair", [
+        ("Host", f"127.0.0.1:{port}"), ("X-Dvonn-Request", "1"),
+        ("Content-Type", "application/json"), ("Content-Length", str(len(body)))], body)
+    assert status == 200, answer
+    return headers["set-cookie"].split(";")[0]
+
+
+def pair_page(browser: Any, server: VirtualServer | SimTable, seat: str = "both",
+              name: str = "") -> None:
+    """Pair ``browser`` with the table as a person does: open the pairing URL, choose the
+    seat, press Pair; returns once the page is the paired view."""
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    base = server.base
+    browser.get(f"{base}/?pair={server.web.server.pairing.new_code()}")
+    Select(browser.find_element("id", "pair-seat")).select_by_value(seat)
+    if name:
+        browser.find_element("id", "pair-name").send_keys(name)
+    browser.find_element("css selector", '#pair button[type="submit"]').click()
+    from selenium.common.exceptions import WebDriverException
+
+    WebDriverWait(browser, 30, poll_frequency=0.05, ignored_exceptions=(WebDriverException,)
+                  ).until(lambda d: d.execute_script(
+                      "return document.body.classList.contains('paired') && "
+                      "!!(window.dvonn && window.dvonn.state)"),
+                          message="the page did not become the paired view")
+
+
+__all__ = ["click", "get_json", "wait_state", "http", "missing", "new_browser", "pair",
+           "pair_page", "send", "sim_table", "virtual_server", "TEST_TOKEN"]
 
 
 def moving_game(seed: int, moves: int) -> Game:

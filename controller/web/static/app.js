@@ -210,9 +210,16 @@
     n.textContent = msg;
     n.hidden = !msg;
   }
+  /* every control request says it comes from this page (the server refuses others) */
+  function send(path, body) {
+    var headers = { "X-Dvonn-Request": "1" };
+    if (body !== undefined) { headers["Content-Type"] = "application/json"; }
+    return fetch(path, { method: "POST", credentials: "same-origin", headers: headers,
+      body: body === undefined ? undefined : JSON.stringify(body) });
+  }
   function post(path) {
     queue = queue.then(function () {
-      return fetch(path, { method: "POST", credentials: "same-origin" }).then(function (r) {
+      return send(path).then(function (r) {
         return r.json().then(function (body) {
           notice(r.ok ? "" : (body.detail || ("refused (" + r.status + ")")));
           return body;
@@ -241,8 +248,13 @@
       });
     });
     if (info.virtual) {
+      var mine = { white: "w", black: "b" }[info.seat] || "";
       document.getElementById("seat-label").hidden = false;
       var saved = window.localStorage ? localStorage.getItem("dvonn-seat") : "";
+      if (mine) {  // paired for one seat: that side only
+        saved = mine;
+        document.getElementById("seat").disabled = true;
+      }
       if (saved) { document.getElementById("seat").value = saved; }
       document.getElementById("seat").addEventListener("change", function (ev) {
         if (window.localStorage) { localStorage.setItem("dvonn-seat", ev.target.value); }
@@ -254,8 +266,74 @@
         });
       });
     }
+    devices();
   } else {
     document.getElementById("spectator").hidden = false;
+    pairing();
+  }
+
+  /* ---------------------------------------------------------------- pairing, devices */
+  function pairing() {
+    var form = document.getElementById("pair");
+    form.hidden = false;
+    if (window.location.search && window.history.replaceState) {
+      window.history.replaceState(null, "", "/");  // the code leaves the address bar
+    }
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      send("/api/pair", { code: document.getElementById("pair-code").value.trim(),
+        seat: document.getElementById("pair-seat").value,
+        name: document.getElementById("pair-name").value }).then(function (r) {
+        return r.json().then(function (body) {
+          if (r.ok) { window.location.replace("/"); } else { notice(body.detail || "refused"); }
+        });
+      }).catch(function () { notice("the table did not answer"); });
+    });
+    document.getElementById("pair-request").addEventListener("click", function () {
+      send("/api/pair/request").then(function (r) { return r.json(); }).then(function (body) {
+        notice(body.detail || "");
+      }).catch(function () { notice("the table did not answer"); });
+    });
+  }
+  function ago(t) {
+    var s = Math.max(0, Math.round(Date.now() / 1000 - t));
+    return s < 90 ? "just now" : s < 5400 ? Math.round(s / 60) + " min ago" :
+      s < 129600 ? Math.round(s / 3600) + " h ago" : Math.round(s / 86400) + " days ago";
+  }
+  function devices() {
+    var box = document.getElementById("devices"), list = document.getElementById("device-list");
+    box.hidden = false;
+    fetch("/api/devices", { credentials: "same-origin" }).then(function (r) {
+      return r.ok ? r.json() : { devices: [] };
+    }).then(function (body) {
+      while (list.firstChild) { list.removeChild(list.firstChild); }
+      body.devices.forEach(function (d) {
+        var li = document.createElement("li");
+        li.setAttribute("data-device", d.id);
+        li.textContent = d.name + (d["this"] ? " (this phone)" : "") + " · " + d.seat +
+          " · seen " + ago(d.last_seen) + " ";
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = "revoke";
+        b.textContent = d["this"] ? "Forget this phone" : "Revoke";
+        b.addEventListener("click", function () {
+          send("/api/devices/" + encodeURIComponent(d.id) + "/revoke").then(function (r) {
+            if (d["this"] && r.ok) { window.location.replace("/"); } else { devices(); }
+          });
+        });
+        li.appendChild(b);
+        list.appendChild(li);
+      });
+    }).catch(function () { notice("the table did not answer"); });
+    var another = document.getElementById("pair-another");
+    another.hidden = info.seat !== "both";
+    another.onclick = function () {
+      send("/api/pair/request").then(function (r) { return r.json(); }).then(function (body) {
+        var shown = document.getElementById("pair-another-code");
+        shown.textContent = body.code ? "Code for another phone: " + body.code : body.detail;
+        shown.hidden = false;
+      });
+    };
   }
   function shareLabel() {
     var b = document.getElementById("share");
