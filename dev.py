@@ -9,11 +9,15 @@
     python3 dev.py bench            run every benchmark under benchmarks/
 
 `test` also installs Debian's chromium and chromium-driver (apt-get, when run as root) for
-the page tests in tests/web; without them those tests skip, or fail when CI is set.
+the page tests in tests/web, and the MicroPython interpreter the firmware tests also run on
+(its WebAssembly build from npm, the version pinned in tests/firmware/mpy/package-lock.json,
+into .cache/micropython/; Debian's nodejs and npm first, as root, when there is no Node);
+without them those tests skip, or fail when CI is set.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -103,6 +107,67 @@ def ensure_browser() -> None:
             return
 
 
+#: The MicroPython interpreter the firmware's scenarios also run on (tests/firmware/
+#: test_on_micropython.py): the WebAssembly build published on npm, run by Node. The version and
+#: its integrity hash are pinned in MICROPYTHON_PIN (package.json, package-lock.json); `npm ci`
+#: installs exactly that into MICROPYTHON_DIR, which git ignores.
+MICROPYTHON_PACKAGE = "@micropython/micropython-webassembly-pyscript"
+MICROPYTHON_PIN = ROOT / "tests" / "firmware" / "mpy"
+MICROPYTHON_DIR = ROOT / ".cache" / "micropython"
+NODE_PACKAGES = ("nodejs", "npm")
+
+
+def micropython_pinned() -> str:
+    """The version of MICROPYTHON_PACKAGE that MICROPYTHON_PIN/package.json asks for."""
+    manifest = json.loads((MICROPYTHON_PIN / "package.json").read_text())
+    return str(manifest["dependencies"][MICROPYTHON_PACKAGE])
+
+
+def micropython_installed() -> bool:
+    """True when MICROPYTHON_DIR holds the pinned version of the interpreter."""
+    manifest = MICROPYTHON_DIR / "node_modules" / MICROPYTHON_PACKAGE / "package.json"
+    try:
+        version = json.loads(manifest.read_text()).get("version")
+    except (OSError, ValueError):
+        return False
+    node = shutil.which("node") or shutil.which("nodejs")
+    return version == micropython_pinned() and node is not None
+
+
+def ensure_micropython() -> None:
+    """Install the pinned MicroPython (npm ci into MICROPYTHON_DIR) when it is missing; Debian's
+    nodejs and npm first when there is no Node and this runs as root with apt-get. Otherwise
+    say why (the MicroPython tests skip, or fail when CI is set)."""
+    if micropython_installed():
+        return
+    why = "the firmware's MicroPython tests will skip (and fail when CI is set)"
+    if not ((shutil.which("node") or shutil.which("nodejs")) and shutil.which("npm")):
+        if os.name != "posix" or os.geteuid() != 0 or not shutil.which("apt-get"):
+            print("dev.py: node and npm are missing and cannot be installed here (needs root "
+                  f"and apt-get): {why}", flush=True)
+            return
+        print("dev.py: installing nodejs and npm (apt-get) for the MicroPython tests",
+              flush=True)
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        for cmd in (["apt-get", "update", "-qq"],
+                    ["apt-get", "install", "-y", "-qq", "--no-install-recommends",
+                     *NODE_PACKAGES]):
+            code = subprocess.call(cmd, env=env)
+            if code != 0:
+                print(f"dev.py: {' '.join(cmd)} failed (exit {code}): {why}", flush=True)
+                return
+    print(f"dev.py: installing {MICROPYTHON_PACKAGE}@{micropython_pinned()} (npm ci) into "
+          f"{MICROPYTHON_DIR}", flush=True)
+    MICROPYTHON_DIR.mkdir(parents=True, exist_ok=True)
+    for name in ("package.json", "package-lock.json"):
+        shutil.copyfile(MICROPYTHON_PIN / name, MICROPYTHON_DIR / name)
+    npm = shutil.which("npm") or "npm"
+    code = subprocess.call([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts",
+                            "--loglevel=error"], cwd=MICROPYTHON_DIR)
+    if code != 0:
+        print(f"dev.py: npm ci failed (exit {code}): {why}", flush=True)
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("demo", "test", "bench"):
         print(__doc__)
@@ -114,7 +179,9 @@ def main(argv: list[str]) -> int:
     ensure_venv(TEST_EXTRAS)
     if command == "test":
         ensure_browser()
+        ensure_micropython()
         return subprocess.call([str(PY), "-m", "pytest", *rest], cwd=ROOT)
+    ensure_micropython()  # benchmarks/firmware_heap.py runs the firmware on it
     status = 0
     for bench in sorted((ROOT / "benchmarks").glob("[!_]*.py")):  # _name.py: run by others
         print(f"== {bench.name}", flush=True)

@@ -124,7 +124,9 @@ class FrameError(ValueError):
     """A frame that cannot be used; ``kind`` names the drop counter it belongs to."""
 
     def __init__(self, kind, message):
-        ValueError.__init__(self, message)
+        # super(), not ValueError.__init__(self, ...): MicroPython's built-in exception types
+        # have no __init__ attribute to call (AttributeError on the chip, at the first bad frame)
+        super().__init__(message)
         self.kind = kind
 
 
@@ -199,8 +201,8 @@ class Deframer:
 def pack_cells(states):
     """49 states (0..3) -> 13 bytes, cell i in bits 2*(i%4) of byte i//4 (LSB first)."""
     out = bytearray((len(states) + 3) // 4)
-    for i, s in enumerate(states):
-        out[i >> 2] |= (s & 3) << ((i & 3) * 2)
+    for i in range(len(states)):  # not enumerate(): on MicroPython each (i, s) is a new tuple
+        out[i >> 2] |= (states[i] & 3) << ((i & 3) * 2)
     return bytes(out)
 
 
@@ -236,8 +238,9 @@ class Link:
         self.sent += 1
 
     def poll(self):
-        """Frames that arrived since the last call (see Deframer.feed)."""
+        """Frames that arrived since the last call (see Deframer.feed); an empty tuple when
+        nothing did, so an idle scan loop allocates nothing on the chip's heap."""
         data = self.stream.read()
         if not data:
-            return []
+            return ()
         return self.deframer.feed(data)

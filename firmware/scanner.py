@@ -60,6 +60,9 @@ CALIB_MAX_SPREAD = 1500  # ... and its readings within this of each other
 
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks_ms wraps here on the RP2040
 _HALF = TICKS_PERIOD // 2
+# 2**30 itself is not a small int on MicroPython (31-bit signed): `x % TICKS_PERIOD` would
+# build a long-int temporary on the heap at every call. The mask is the largest small int.
+_TICKS_MASK = TICKS_PERIOD - 1
 
 REPORT_NONE = 0
 REPORT_CHANGE = 1
@@ -67,8 +70,8 @@ REPORT_HEARTBEAT = 2
 
 
 def ticks_diff(a, b):
-    """a - b in milliseconds, correct across the ticks_ms wrap."""
-    return ((a - b + _HALF) % TICKS_PERIOD) - _HALF
+    """a - b in milliseconds, correct across the ticks_ms wrap (allocates nothing)."""
+    return ((a - b + _HALF) & _TICKS_MASK) - _HALF
 
 
 def classify(prev, raw, base, on=ON_DELTA, off=OFF_DELTA, strong=STRONG_DELTA):
