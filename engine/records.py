@@ -13,64 +13,25 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from engine.boardspace import parse_boardspace
 from engine.errors import IllegalMoveError, InvalidMoveError, RecordError
 from engine.game import PLACEMENTS, Game
+from engine.gamerecord import EXCERPT as EXCERPT  # re-exported: the readers share it
+from engine.gamerecord import GameRecord, excerpt, replay
 from engine.geometry import CELL_NAMES, NUM_CELLS, iter_cells
 from engine.move import Move
+from engine.sgf import looks_like_sgf
 
 _NUMBER = re.compile(r"^\d+\.+$")
 _TOKEN = re.compile(r"[^\s,;]+")
 _TAG_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 BOM = "\ufeff"
-#: Longest piece of the input an error message quotes.
-EXCERPT = 40
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
 #: Versions of the JSON game form this program reads.
 JSON_VERSIONS = (1,)
 JSON_FORMAT = "dvonn-board/game"
-
-
-def excerpt(value: object, limit: int = EXCERPT) -> str:
-    """``repr`` of ``value`` for an error line, cut to about ``limit`` characters (a cut
-    string names its full length)."""
-    if isinstance(value, str):
-        if len(value) <= limit:
-            return repr(value)
-        return f"{value[:limit]!r}... ({len(value)} characters)"
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-@dataclass
-class GameRecord:
-    """A parsed record: the actions (forced placement included) and what else it said."""
-
-    moves: list[Move]
-    tags: dict[str, str] = field(default_factory=dict)
-    #: 'w' or 'b' when that side resigned at the end.
-    resigned: str | None = None
-
-    @property
-    def white(self) -> str:
-        return self.tags.get("White", "")
-
-    @property
-    def black(self) -> str:
-        return self.tags.get("Black", "")
-
-    def game(self) -> Game:
-        """Replay the actions; raises IllegalMoveError naming the ply."""
-        return replay(self.moves)
-
-
-def replay(moves: Sequence[Move]) -> Game:
-    """Play ``moves`` from the empty board, raising IllegalMoveError that names the ply."""
-    game = Game()
-    for m in moves:
-        game.push(m)
-    return game
 
 
 def _strip_comments(text: str) -> str:
@@ -273,7 +234,10 @@ def game_from_json(data: str | dict[str, Any]) -> GameRecord:
                           "expected 'w', 'b' or null")
     replay(moves)
     tags = {k.capitalize(): str(obj[k]) for k in ("white", "black") if obj.get(k)}
-    return GameRecord(moves=moves, tags=tags, resigned=resigned)
+    journal = obj.get("journal")
+    if isinstance(journal, dict) and isinstance(journal.get("started"), str):
+        tags["Date"] = journal["started"]  # written by 'games export --format json'
+    return GameRecord(moves=moves, tags=tags, resigned=resigned, format="json")
 
 
 def position_from_json(data: str | dict[str, Any]) -> dict[int, str]:
@@ -295,8 +259,9 @@ def position_from_json(data: str | dict[str, Any]) -> dict[int, str]:
     return out
 
 
-def load_record_file(text: str) -> GameRecord:
-    """A record in any supported form: JSON game, Little Golem record, or a move list.
+def load_record_file(text: str, name: str = "") -> GameRecord:
+    """A record in any supported form: JSON game, boardspace.net SGF, Little Golem record,
+    or a move list. ``name`` (the file's name) helps an SGF record without a full date.
 
     A file with nothing in it (no action, no tag: empty, blank, comments only) is a
     RecordError, not the empty board.
@@ -304,8 +269,32 @@ def load_record_file(text: str) -> GameRecord:
     stripped = text.removeprefix(BOM).lstrip()
     if stripped.startswith("{"):
         return game_from_json(stripped)
+    if looks_like_sgf(stripped):
+        return parse_boardspace(stripped, name)
     record = parse_record(text)
     if not record.moves and not record.tags and record.resigned is None:
         raise RecordError("empty record: no actions (expected a Little Golem record, a move "
-                          "list or a JSON game)")
+                          "list, a boardspace.net SGF file or a JSON game)")
     return record
+
+
+def decode_record(data: bytes | str) -> str:
+    """The text of a record file: UTF-8 (a byte order mark is dropped later); an SGF file
+    that is not UTF-8 is read as Latin-1 (boardspace.net saved games in its server's
+    encoding). Binary data (control characters other than line breaks and tabs) is a
+    RecordError naming the byte offset. Text (standard input) is only checked."""
+    if isinstance(data, str):
+        text = data
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            text = data.decode("latin-1")
+            if not looks_like_sgf(text):
+                raise RecordError(f"not UTF-8 text (byte offset {exc.start})") from None
+    bad = _CONTROL.search(text)
+    if bad is not None:
+        offset = len(text[:bad.start()].encode("utf-8"))
+        raise RecordError(f"binary data, not a game record (byte {ord(bad.group()):#04x} at "
+                          f"byte offset {offset})")
+    return text

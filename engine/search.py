@@ -151,12 +151,15 @@ class Searcher:
         if self._core is not None:
             self._core.reset()
 
-    def search(self, game: Game, limits: Limits, *, forced_fast: bool = True) -> SearchResult:
+    def search(self, game: Game, limits: Limits, *, forced_fast: bool = True,
+               first: Move | None = None) -> SearchResult:
         """The best action for the side to act in ``game`` within ``limits``.
 
         ``game`` is left exactly as it was. A finished game gives ``move=None``; with
         ``forced_fast`` a position with one legal action answers at once (depth 0, a static
-        score) instead of searching it.
+        score) instead of searching it. ``first`` (a legal action) is searched first in every
+        iteration, with the full window: its score in ``root_scores`` is exact, not a bound
+        (a review compares the action played with the best on one scale).
         """
         start = self.clock()
         self.nodes = 0
@@ -200,6 +203,9 @@ class Searcher:
         if game._ply >= PLACEMENTS:  # attacks first, should the first iteration not finish
             enemy = game._black if game._ply % 2 else game._white
             root.sort(key=lambda m: -((enemy >> m.target) & 1) if m.target is not None else 0)
+        if first not in root:
+            first = None
+        _to_front(root, first)
         self._game = game
         best_move = root[0]
         best_score = -INF
@@ -231,6 +237,7 @@ class Searcher:
             # Put the best first for the next iteration, the rest by this iteration's scores.
             order = {m: i for i, (m, _) in enumerate(scored)}
             root.sort(key=lambda m: order.get(m, len(order)))
+            _to_front(root, first)
             if abs(score) >= WIN // 2 and self._proven(game, depth):
                 exact = True
                 break
@@ -482,6 +489,13 @@ class Searcher:
             keyed.append((-k, i, m))
         keyed.sort()
         return [m for _, _, m in keyed]
+
+
+def _to_front(root: list[Move], move: Move | None) -> None:
+    """Move ``move`` (when given) to the front of ``root``."""
+    if move is not None:
+        root.remove(move)
+        root.insert(0, move)
 
 
 def plain_alphabeta(game: Game, depth: int, alpha: int = -INF, beta: int = INF) -> int:

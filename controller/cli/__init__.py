@@ -58,7 +58,8 @@ def one_line(text: str, limit: int = MAX_LINE) -> str:
 COMMAND_MODULES = (
     "controller.cli.rules",  # moves, perft, replay
     "controller.cli.table",  # demo, play, replay-sensors
-    "controller.cli.games",  # games (list, export)
+    "controller.cli.games",  # games (list, export, import, delete)
+    "controller.cli.analyze",  # analyze (the engine's review of a game)
     "controller.cli.leds",  # leds test
     "controller.cli.sensors",  # sensors calibrate
     "controller.cli.vision",  # vision read / calibrate / sheet

@@ -1,14 +1,21 @@
 """``dvonn-board games``: list, export and delete the games in the journal.
 
     dvonn-board games [--journal PATH] [--config FILE]
-    dvonn-board games export ID [--format lg|moves|json] [--out FILE]
+    dvonn-board games export ID [--format lg|moves|json|sgf] [--out FILE]
+    dvonn-board games import FILE...
     dvonn-board games delete ID
 
 The journal is ``--journal``, else ``[journal] path`` of the config file, else the default
 (controller.journal.store.default_journal_path). An unknown id is a JournalError: exit code 2.
 ``list`` and ``export`` only read: they open the journal read-only, need no writer lock, and
 never create a file or folder (a missing default journal lists as no games; a missing named
-one is an error). ``delete`` takes the writer lock, as ``play`` does.
+one is an error). ``delete`` and ``import`` take the writer lock, as ``play`` does.
+
+``import`` reads every file first (any record form ``replay`` reads: boardspace.net SGF,
+Little Golem, move list, JSON) and stores the games in one transaction, so a bad file (one
+line naming it and what is wrong, exit 2) leaves the journal as it was. An imported game
+keeps its players, date and source (``import:SITE:FILE``), and its result: finished, resigned
+or unfinished (never resumed at the table).
 """
 
 from __future__ import annotations
@@ -22,15 +29,28 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from controller.cli.recordfile import display_name, load_record_path
+from controller.cli.rules import result_line
 from controller.config.settings import load_config
-from controller.journal.store import GameInfo, Journal, JournalError, default_journal_path
+from controller.journal.db import utc_now
+from controller.journal.store import (
+    IMPORTED,
+    GameInfo,
+    Journal,
+    JournalError,
+    NewGame,
+    default_journal_path,
+)
+from engine.boardspace import export_boardspace
 from engine.errors import DvonnError
 from engine.game import Game
+from engine.gamerecord import GameRecord
 from engine.move import Move
 from engine.records import export_littlegolem, export_moves, game_to_json
 
-FORMATS = ("lg", "moves", "json")
+FORMATS = ("lg", "moves", "json", "sgf")
 RESIGNED_SIDE = {"white resigns": "w", "black resigns": "b"}
+WINNER = {"w": "white", "b": "black", "tie": "tie"}
 
 
 def register(sub: Any) -> None:
@@ -49,9 +69,16 @@ def register(sub: Any) -> None:
     _journal_options(q)
     q.add_argument("id", type=_game_id, metavar="ID")
     q.add_argument("--format", choices=FORMATS, default="lg",
-                   help="lg: Little Golem record (default); moves: plain move list; json")
+                   help="lg: Little Golem record (default); moves: plain move list; json; "
+                        "sgf: boardspace.net SGF")
     q.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
     q.set_defaults(func=cmd_export)
+
+    q = actions.add_parser("import", help="store games from record files (boardspace.net "
+                           "SGF, Little Golem, move list, JSON)")
+    _journal_options(q)
+    q.add_argument("files", nargs="+", metavar="FILE", help="record files ('-' for stdin)")
+    q.set_defaults(func=cmd_import)
 
     q = actions.add_parser("delete", help="delete one game for good")
     _journal_options(q)
@@ -121,6 +148,39 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_import(args: argparse.Namespace) -> int:
+    records = [(file, *load_record_path(file)) for file in args.files]  # all read first
+    target, _ = journal_path(args)
+    if target.is_file() and target.stat().st_size == 0:
+        raise JournalError(f"journal {target} is an empty file, not a dvonn-board journal")
+    games = [imported_game(file, record, game) for file, record, game in records]
+    with open_journal(args, write=True) as journal:
+        ids = journal.import_games(games)
+    for game_id, (name, record, game) in zip(ids, records, strict=True):
+        print(f"imported game {game_id} from {display_name(name)}: {record.white or '?'} vs "
+              f"{record.black or '?'}, {game.ply} actions, "
+              f"{result_line(game, record.resigned).removeprefix('Result: ')}")
+    return 0
+
+
+def imported_game(path: str, record: GameRecord, game: Game) -> NewGame:
+    """The journal's row for an imported record: players, date (else now), source, result."""
+    file = "standard input" if path == "-" else Path(path).name
+    site = record.tags.get("Site", "")
+    source = f"{IMPORTED}{site}:{file}" if site else f"{IMPORTED}{file}"
+    started = record.date or utc_now()
+    w, b = game.score()
+    if record.resigned is not None:
+        result: str | None = f"{WINNER[record.resigned]} resigns"
+    else:
+        outcome = game.winner()
+        result = WINNER[outcome] if outcome is not None else None
+    finished = started if result is not None else None
+    scores = (w, b) if result is not None else (None, None)
+    return NewGame(record.white or "White", record.black or "Black", source, started,
+                   tuple(str(m) for m in game.move_stack), finished, result, *scores)
+
+
 def cmd_delete(args: argparse.Namespace) -> int:
     path, _ = journal_path(args)
     if not path.exists():  # deleting from nothing must not create a journal first
@@ -181,6 +241,11 @@ def export_game(info: GameInfo, actions: list[str], fmt: str) -> str:
     if fmt == "lg":
         return export_littlegolem(moves, white=info.white, black=info.black,
                                   resigned=resigned) + "\n"
+    if fmt == "sgf":
+        name = Path(info.source.rpartition(":")[2]).stem if info.source.startswith(
+            IMPORTED) else f"dvonn-board game {info.id}"
+        return export_boardspace(moves, white=info.white, black=info.black, date=info.started,
+                                 resigned=resigned, name=name)
     if fmt == "json":
         data = game_to_json(Game.from_moves(moves), white=info.white, black=info.black,
                             resigned=resigned)

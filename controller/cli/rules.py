@@ -7,16 +7,15 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, TextIO
 
 from controller.cli.numbers import seconds
+from controller.cli.recordfile import load_record_path
 from engine.diagram import diagram
-from engine.errors import IllegalMoveError, InvalidMoveError, RecordError
+from engine.errors import InvalidMoveError
 from engine.game import Game
 from engine.move import Move
 from engine.perft import estimate_tree, perft
-from engine.records import load_record_file
 
 SIDE_NAMES = {"w": "White", "b": "Black"}
 #: perft refuses a depth estimated to take longer than this (seconds) unless told otherwise.
@@ -44,7 +43,8 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_perft)
 
     p = sub.add_parser("replay", help="replay a game record and show the final position")
-    p.add_argument("file", help="Little Golem record, move list or JSON game; '-' for stdin")
+    p.add_argument("file", help="Little Golem record, move list, boardspace.net SGF or JSON "
+                   "game; '-' for stdin")
     p.set_defaults(func=cmd_replay)
 
 
@@ -198,17 +198,6 @@ def divide_with_progress(game: Game, depth: int, err: TextIO) -> dict[str, int]:
     return out
 
 
-def read_text(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"cannot read {path!r}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"{path!r} is not UTF-8 text (byte offset {exc.start})") from None
-
-
 def result_line(game: Game, resigned: str | None) -> str:
     w, b = game.score()
     if resigned is not None:
@@ -225,21 +214,16 @@ def result_line(game: Game, resigned: str | None) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    text = read_text(args.file)
-    name = "standard input" if args.file == "-" else args.file
-    try:
-        record = load_record_file(text)
-    except IllegalMoveError as exc:
-        raise IllegalMoveError(f"{name}: {exc}", move=exc.move, ply=exc.ply,
-                               side=exc.side) from None
-    except RecordError as exc:
-        raise RecordError(f"{name}: {exc}") from None
-    game = record.game()
+    record, game = load_record_path(args.file)
     if record.white or record.black:
         print(f"White: {record.white or '?'}  Black: {record.black or '?'}")
+    if record.date:
+        print(f"Date: {record.date}")
     print(diagram(game))
     w, b = game.score()
     print(f"Actions: {game.ply}")
     print(f"Score: white={w} black={b}")
     print(result_line(game, record.resigned))
+    if record.resigned is None and game.is_over():
+        print(moves_line(game))  # 'over white=N black=M': the line a finished game ends with
     return 0

@@ -75,6 +75,38 @@ class GameInfo:
         return self.finished is not None
 
 
+@dataclass(frozen=True)
+class NewGame:
+    """A whole game to store at once (``Journal.import_games``): an imported record."""
+
+    white: str
+    black: str
+    source: str
+    started: str
+    actions: tuple[str, ...]
+    finished: str | None = None
+    result: str | None = None
+    white_score: int | None = None
+    black_score: int | None = None
+
+
+def insert_game(conn: sqlite3.Connection, game: NewGame, now: str) -> int:
+    """Insert ``game`` and its actions (inside the caller's transaction); its new id."""
+    cur = conn.execute(
+        "INSERT INTO games (white, black, source, started, finished, result, white_score, "
+        "black_score) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (game.white, game.black, game.source, game.started, game.finished, game.result,
+         game.white_score, game.black_score),
+    )
+    game_id = cur.lastrowid
+    assert game_id is not None
+    conn.executemany(
+        "INSERT INTO actions (game_id, idx, action, at) VALUES (?, ?, ?, ?)",
+        [(game_id, i, action, now) for i, action in enumerate(game.actions)],
+    )
+    return int(game_id)
+
+
 def default_journal_path() -> Path:
     """Where the journal lives when no path is given (see the module docstring)."""
     env = os.environ.get("DVONN_DATA_DIR")

@@ -49,7 +49,9 @@ from controller.journal.db import (
     SQLITE_PERM,
     SQLITE_READONLY,
     GameInfo,
+    NewGame,
     default_journal_path,
+    insert_game,
     result_code,
     row_info,
     say,
@@ -66,8 +68,14 @@ from controller.journal.lock import (
 from engine.errors import DvonnError, InvalidMoveError
 from engine.move import Move
 
-__all__ = ["ABANDONED", "FILE_NAME", "RESULTS", "SCHEMA_VERSION", "DamagedJournalError", "GameInfo",
-           "Journal", "JournalError", "default_journal_path"]
+__all__ = ["ABANDONED", "FILE_NAME", "IMPORTED", "RESULTS", "SCHEMA_VERSION",
+           "DamagedJournalError", "GameInfo", "Journal", "JournalError", "NewGame",
+           "default_journal_path"]
+
+#: The source of every imported game starts so (``import:SITE:FILE``): the table never
+#: resumes such a game (see Journal.unfinished).
+IMPORTED = "import:"
+
 
 class JournalError(DvonnError):
     """The journal file cannot be used, or a game id / operation is wrong; the message says why."""
@@ -374,6 +382,27 @@ class Journal:
         assert game_id is not None
         return game_id
 
+    def import_games(self, games: list[NewGame]) -> list[int]:
+        """Store whole games (imported records) in one transaction: all of them or, on an
+        error, none. Their actions are checked as ``append`` checks them; the result must be
+        one of RESULTS, ABANDONED or None (unfinished). Returns the new ids in order."""
+        checked = []
+        for n, game in enumerate(games):
+            try:
+                actions = tuple(str(Move.parse(a)) for a in game.actions)
+            except InvalidMoveError as exc:
+                raise JournalError(f"game {n + 1} to import: cannot store action: {exc}") \
+                    from exc
+            if game.result not in (*RESULTS, ABANDONED, None):
+                raise JournalError(f"game {n + 1} to import: result {game.result!r} is not one "
+                                   f"of {', '.join(RESULTS)}")
+            checked.append(NewGame(game.white, game.black, game.source, game.started, actions,
+                                   game.finished, game.result, game.white_score,
+                                   game.black_score))
+        with self._write() as conn:
+            now = self._now()
+            return [insert_game(conn, game, now) for game in checked]
+
     def append(self, game_id: int, action: str) -> int:
         """Store one action ('C3', 'C3D3', 'PASS'); return its index once it is on disk.
 
@@ -473,8 +502,10 @@ class Journal:
         return row_info(rows[0])
 
     def unfinished(self) -> GameInfo | None:
-        """The most recently started game that is not finished, or None."""
-        rows = self._read(self._SELECT + " WHERE g.finished IS NULL ORDER BY g.id DESC LIMIT 1", ())
+        """The most recently started game that is not finished, or None. An imported game
+        (source ``import:...``) is never one: the table does not resume it."""
+        rows = self._read(self._SELECT + " WHERE g.finished IS NULL AND g.source NOT LIKE ? "
+                          "ORDER BY g.id DESC LIMIT 1", (IMPORTED + "%",))
         return row_info(rows[0]) if rows else None
 
     def actions(self, game_id: int) -> list[str]:

@@ -306,4 +306,8 @@ def test_games_and_replay_of_good_input_are_unchanged(
         (world / "g.txt").write_text(text)
         code, out, err = run(capsys, "replay", str(world / "g.txt"))
         assert code == 0 and err == ""
-        assert out.splitlines()[-3] == f"Actions: {len(game['moves'])}"
+        # A finished game ends with the line ../shared/games/boardspace/index.jsonl gives
+        # (issue 26); the actions, score and result come before it as they did.
+        score = game["score"]
+        assert out.splitlines()[-4] == f"Actions: {len(game['moves'])}"
+        assert out.splitlines()[-1] == f"over white={score['white']} black={score['black']}"

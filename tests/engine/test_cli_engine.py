@@ -104,7 +104,8 @@ def test_replay_a_little_golem_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert code == 0 and err == ""
     assert out.splitlines()[0] == "White: Ann  Black: Bob"
     check_replay_output(out)
-    assert out.splitlines()[-1] == "Result: White wins 16-4"
+    # A finished game ends with the line ../shared/games/boardspace/index.jsonl gives.
+    assert out.splitlines()[-2:] == ["Result: White wins 16-4", "over white=16 black=4"]
 
 
 def test_replay_a_json_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -23,6 +23,7 @@ from hardware.sensorboard.emulator import SensorBoardEmulator, VirtualTable
 ROOT = Path(__file__).resolve().parents[2]
 BLOCKER = Path(__file__).with_name("blocker.py")
 LOG = ROOT / "tests" / "controller" / "data" / "board-seed3.jsonl"
+SGF = ROOT / "tests" / "engine" / "data" / "boardspace" / "DV-Aeacus-Dumbot-2008-11-02-2321.sgf"
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
@@ -62,6 +63,10 @@ def test_hall_only_commands_need_neither_numpy_nor_opencv(
         ["sensors", "watch", "--port", board.port, "--seconds", "0.3"],
         ["sensors", "calibrate", "--port", board.port, "--samples", "4"],
         ["games", "--journal", journal, "list"],
+        ["games", "import", "--journal", journal, str(SGF)],
+        ["games", "export", "2", "--format", "sgf", "--journal", journal],
+        ["replay", str(SGF)],
+        ["analyze", str(SGF), "--time", "1"],
         ["perft", "1"],
         ["drawings", "--out", str(tmp_path / "drawings"), "--paper", "A4"],
     ]
