@@ -55,6 +55,7 @@ def register(sub: Any) -> None:
     p.add_argument("--record", help="write the sensor log to this file")
     p.add_argument("--force", action="store_true", help="overwrite an existing --record file")
     p.add_argument("--journal", help="store (and resume) the game in this journal file")
+    add_review_option(p)
     add_web_option(p)
     p.set_defaults(func=cmd_demo)
 
@@ -69,8 +70,32 @@ def register(sub: Any) -> None:
     p.add_argument("--journal", help="journal file (default: from the config)")
     p.add_argument("--white", help="human, ai[:LEVEL] or cmd:PROGRAM ARGS (default: config)")
     p.add_argument("--black", help="human, ai[:LEVEL] or cmd:PROGRAM ARGS (default: config)")
+    add_review_option(p)
     add_web_option(p)
     p.set_defaults(func=cmd_play)
+
+
+def add_review_option(p: Any) -> None:
+    p.add_argument("--review", metavar="GAME",
+                   help="walk the board through a game instead of playing one: a journal "
+                        "game id or a record file (boardspace.net SGF, Little Golem, move "
+                        "list, JSON); the LEDs show each action (suggest), the table checks "
+                        "it is carried out, next/undo step on and back; nothing is journaled")
+
+
+def load_review(args: argparse.Namespace) -> tuple[list[Any], str, str, str]:
+    """--review GAME: the record's actions, White's and Black's names and what it is."""
+    from controller.cli.analyze import load_game
+
+    moves, facts, _ = load_game(argparse.Namespace(
+        game=args.review, journal=args.journal, config=getattr(args, "config", None)))
+    return moves, facts["white"] or "White", facts["black"] or "Black", facts["source"]
+
+
+def say_review(review: tuple[list[Any], str, str, str], out: TextIO) -> None:
+    moves, white, black, title = review
+    print(f"reviewing {title}: {white} vs {black}, {len(moves)} actions (the LEDs show each "
+          "action; next steps on, undo steps back)", file=out, flush=True)
 
 
 # ----------------------------------------------------------------------- replay-sensors
@@ -187,9 +212,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         raise DvonnError(f"--players {players!r}: random, greedy, or WHITE,BLACK such as "
                          "ai,greedy")
     check_output_file("--record", args.record, force=args.force)
+    review = load_review(args) if args.review else None
     opts = DemoOptions(fast=args.fast, seed=args.seed, players=players,
                        noise=not args.no_noise, direct=args.direct, record=args.record,
-                       journal=args.journal, white=white, black=black)
+                       journal=args.journal, white=white, black=black, review=review)
+    if review is not None:
+        say_review(review, sys.stdout)
     if args.web:  # before the journal: a busy port leaves no file
         from controller.cli.web import start_web_view, web_access
 
@@ -198,13 +226,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
     try:
         # Held for the whole demo: the writer lock (a second demo/play on this journal is
         # refused), and a damaged journal is recovered before the demo opens it again.
-        writer = _open_journal(args.journal)
+        writer = _open_journal(args.journal) if review is None else None
         result = run_demo(opts, sys.stdout)
     finally:
         if opts.web is not None:
             opts.web.stop()
         if writer is not None:
             writer.close()
+    if review is not None:
+        followed = result.controller.opponent.followed(result.controller.game)
+        print(f"review done: {followed} of {len(review[0])} actions", flush=True)
+        return 0 if followed == len(review[0]) else 1
     return 0 if result.over else 1
 
 
@@ -229,6 +261,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         check_record_folder(args.record, force=args.force, option="--record")
     else:
         check_output_file("--record", args.record, force=args.force)
+    review = load_review(args) if args.review else None
     port = _sensor_port(cfg)
     clock = SystemClock()
     closers: list[Any] = []
@@ -266,18 +299,25 @@ def cmd_play(args: argparse.Namespace) -> int:
             panel = ButtonPanel(cfg.buttons.pins, clock=clock, long_press=cfg.buttons.long_press)
             closers.append(panel)
             sources.append(Drain(panel))
-        ctl = TableController(journal=journal, colours=colours, polarity=cfg.sensor.polarity,
-                              timing=Timing(cfg.timing.noise, cfg.timing.stable),
-                              players=(cfg.players.white, cfg.players.black),
-                              new_needs_long=True)
+        ctl = _play_controller(review, journal, colours=colours,
+                               polarity=cfg.sensor.polarity,
+                               timing=Timing(cfg.timing.noise, cfg.timing.stable),
+                               players=(cfg.players.white, cfg.players.black),
+                               new_needs_long=True)
         if backend == "camera":
             camera.heights_provider = ctl.heights
             sources[0] = PlacementTeacher(camera, ctl)
         from controller.players.opponent import Opponent
 
-        opponent = Opponent(args.white or cfg.players.white_player,
-                            args.black or cfg.players.black_player,
-                            move_time=cfg.players.move_time)
+        if review is None:
+            opponent = Opponent(args.white or cfg.players.white_player,
+                                args.black or cfg.players.black_player,
+                                move_time=cfg.players.move_time)
+        else:
+            from controller.players.walkthrough import Walkthrough
+
+            opponent = Walkthrough(review[0], title=review[3])
+            say_review(review, sys.stderr)
         closers.append(opponent)
         opponent.attach(ctl)
         if web is not None:
@@ -285,6 +325,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
             start_web_view(web, camera=camera if backend == "camera" else None)
             sources.append(web.attach(ctl, clock))
+            web.server.journal = journal  # (a review's controller keeps none: the page's)
         recorder: Recorder | None = None
         if args.record and backend == "camera":
             from controller.recording import CameraRecorder, RecordingWriter
@@ -311,6 +352,17 @@ def cmd_play(args: argparse.Namespace) -> int:
             close = getattr(c, "close", None)
             if close is not None:
                 close()
+
+
+def _play_controller(review: Any, journal: Any, **kw: Any) -> TableController:
+    """play's controller: the journaled game's, or for --review a walkthrough's (its
+    players the record's; nothing journaled, no unfinished game resumed)."""
+    if review is None:
+        return TableController(journal=journal, **kw)
+    from controller.players.walkthrough import WalkthroughController
+
+    kw["players"] = (review[1], review[2])
+    return WalkthroughController(source="review", **kw)
 
 
 def _sensor_port(cfg: Any) -> str | None:

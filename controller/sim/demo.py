@@ -10,6 +10,7 @@ emulator scans in its own thread. ``direct`` skips the board: snapshots come fro
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -45,6 +46,9 @@ class DemoOptions:
     white: str = "human"  # or ai[:LEVEL], greedy, random, cmd:...: the hands follow the LEDs
     black: str = "human"
     move_time: float = 0.2  # the full-strength computer's seconds a move
+    #: ``demo --review``: the record to walk through (its actions, White's and Black's names
+    #: and what it is): the hands follow its LEDs; nothing is journaled
+    review: tuple[list[Any], str, str, str] | None = None
 
 
 @dataclass
@@ -76,6 +80,14 @@ class DirectSource:
         return [SnapshotEvent(self.clock.now(), cells)]
 
 
+def _until(script: Iterator[float], ctl: TableController,
+           done: Callable[[TableController], bool]) -> Iterator[float]:
+    for delay in script:
+        if done(ctl):
+            return
+        yield delay
+
+
 def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
     """Play one whole game on the simulated table; prints the score and winner to ``out``."""
     seed = opts.seed if opts.seed is not None else random.SystemRandom().randrange(1 << 30)
@@ -83,15 +95,26 @@ def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
     closers: list[Any] = []
     try:
         journal = None
-        if opts.journal:
+        if opts.journal and opts.review is None:
             from controller.journal.store import Journal
 
             journal = Journal(opts.journal)
             closers.append(journal)
-        ctl = TableController(journal=journal, colours=opts.colours and opts.direct,
-                              source="demo",
-                              players=(f"{opts.players}-{seed}", f"{opts.players}-{seed}"))
-        if opts.white != "human" or opts.black != "human":
+        names = (f"{opts.players}-{seed}", f"{opts.players}-{seed}")
+        done = None
+        if opts.review is not None:
+            from controller.players.walkthrough import Walkthrough, WalkthroughController
+
+            moves, white, black, title = opts.review
+            ctl: TableController = WalkthroughController(
+                colours=opts.colours and opts.direct, source="review", players=(white, black))
+            walk = Walkthrough(moves, title=title)
+            walk.attach(ctl)
+            done = walk.done
+        else:
+            ctl = TableController(journal=journal, colours=opts.colours and opts.direct,
+                                  source="demo", players=names)
+        if opts.review is None and (opts.white != "human" or opts.black != "human"):
             from controller.players.opponent import Opponent
 
             opponent = Opponent(opts.white, opts.black, seed=seed, move_time=opts.move_time)
@@ -134,7 +157,7 @@ def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
         hands = Hands(table, ctl, press, seed=seed, players=opts.players, habits=habits)
         if ctl.resumed and not opts.quiet:
             print(f"resuming game {ctl.game_id} at ply {ctl.game.ply}", file=out)
-        _drive(runner, hands, clock, emulator, fast=opts.fast)
+        _drive(runner, hands, clock, emulator, fast=opts.fast, done=done)
         game = ctl.game
         over = game.is_over()
         score = game.score()
@@ -149,9 +172,11 @@ def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
             c.close()
 
 
-def _drive(runner: Runner, hands: Hands, clock: Clock, emulator: Any, *, fast: bool) -> None:
-    """Run hands and the sensing path until the hands are done (the game is over)."""
-    script = hands.script()
+def _drive(runner: Runner, hands: Hands, clock: Clock, emulator: Any, *, fast: bool,
+           done: Callable[[TableController], bool] | None = None) -> None:
+    """Run hands and the sensing path until the hands are done (the game is over, or
+    ``done(controller)``: the end of a reviewed record)."""
+    script = hands.script() if done is None else _until(hands.script(), hands.ctl, done)
     start = clock.now()
     next_at = start + 1.0  # let the sensors report the table before the first hand moves
     fine_until = start

@@ -43,7 +43,8 @@ class WebView:
                  palette: dict[str, tuple[int, int, int]] | None = None,
                  token: str | None = None, share_hints: bool = False,
                  limits: Limits | None = None, host_names: tuple[str, ...] = (),
-                 devices: Path | None = None, computer: frozenset[str] = frozenset()) -> None:
+                 devices: Path | None = None, computer: frozenset[str] = frozenset(),
+                 review_budget: float | None = None) -> None:
         host, port = parse_address(address)
         self.hub = StateHub(share_hints=share_hints)
         self.inbox = Inbox()
@@ -53,6 +54,8 @@ class WebView:
         self.server = WebServer(self.hub, self.inbox, host=host, port=port, token=token,
                                 virtual=virtual, camera=frames, palette=palette, limits=limits,
                                 host_names=host_names, devices=devices, computer=computer)
+        if review_budget is not None:
+            self.server.reviews.budget = review_budget
 
     @property
     def token(self) -> str | None:
@@ -61,7 +64,9 @@ class WebView:
 
     def attach(self, ctl: TableController, clock: Clock) -> ControlSource:
         """Publish ``ctl``'s state from now on; the returned Source feeds the page's buttons
-        into the loop that drives ``ctl`` (add it to that Runner's sources)."""
+        into the loop that drives ``ctl`` (add it to that Runner's sources). The page reviews
+        the games of ``ctl``'s journal (a Journal may be shared between threads)."""
+        self.server.journal = ctl.journal
         self.publisher.attach(ctl)
         return ControlSource(self.inbox, clock)
 
@@ -126,6 +131,7 @@ class VirtualOptions:
     #: closes what it returned. Used when ``journal`` is None.
     open_journal: Callable[[], Any] | None = None
     limits: Limits | None = None  # the web server's connection limits (transport.Limits)
+    review_budget: float | None = None  # seconds of engine time a game's review (reviews.py)
 
 
 def make_virtual_table(opts: VirtualOptions, clock: Clock | None = None
@@ -137,7 +143,7 @@ def make_virtual_table(opts: VirtualOptions, clock: Clock | None = None
     clock = clock or SystemClock()
     web = WebView(opts.address, virtual=True, token=opts.token, share_hints=opts.share_hints,
                   limits=opts.limits, host_names=opts.host_names, devices=opts.devices,
-                  computer=frozenset(opts.agents))
+                  computer=frozenset(opts.agents), review_budget=opts.review_budget)
     web.bind()
     try:
         journal = opts.journal
@@ -152,6 +158,7 @@ def make_virtual_table(opts: VirtualOptions, clock: Clock | None = None
                          agents=opts.agents)
     web.publisher.overlay = table.overlay
     table.on_change = lambda: web.publisher(ctl)
+    web.server.journal = journal  # the page reviews its games
     web.publisher.attach(ctl)
     runner = Runner(ctl, sources=[table], clock=clock, frame_interval=None)
     return ctl, web, table, runner

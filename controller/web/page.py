@@ -4,8 +4,10 @@ Each of the 49 spaces is a ``<g>`` carrying ``data-cell`` (its name), ``data-sta
 pieces bottom->top as ``w``/``b``/``r``, empty when empty) and ``data-role`` (its LED role
 from the state, or empty); the action list is ``<ol id="actions">``, one ``<li>`` an action.
 The server fills them from the current state, so the page is right before its script runs;
-``static/app.js`` then keeps them in step with the event stream and draws the stacks. No
-build step, nothing fetched from outside the table's own server.
+``static/app.js`` then keeps them in step with the event stream and draws the stacks;
+``static/review.js`` is the review mode (``#review``: any journaled game, or the live one,
+step by step with the engine's evaluation graph; reviews.py serves the data). No build step,
+nothing fetched from outside the table's own server.
 """
 
 from __future__ import annotations
@@ -122,8 +124,10 @@ _TEMPLATE = """<!doctype html>
   <section class="board-wrap">{board}</section>
   <section class="panel">
     <p id="notice" class="notice"{notice_hidden}>{notice}</p>
+    <div id="live-panel">
     <p id="message" class="message">{message}</p>
     <p id="result" class="result" hidden></p>
+    <button type="button" id="review-this" class="review-this" hidden>Review this game</button>
     <div id="score" class="score">
       <span class="side w"><i></i><b id="name-w">White</b> <span id="score-w">0</span></span>
       <span class="side b"><i></i><b id="name-b">Black</b> <span id="score-b">0</span></span>
@@ -160,10 +164,36 @@ _TEMPLATE = """<!doctype html>
     <figure id="camera-box" hidden><img id="camera" alt="the camera's view"></figure>
     <h2>Actions</h2>
     <ol id="actions" class="actions">{actions}</ol>
+    <section id="games" class="games">
+      <button type="button" id="games-open">Review a game</button>
+      <p id="games-note" class="review-note" hidden></p>
+      <ul id="game-list" class="game-list" hidden></ul>
+    </section>
+    </div>
+    <section id="review" class="review" hidden>
+      <div class="review-head"><h2 id="review-title">Review</h2>
+        <button type="button" id="review-close">Back to the table</button></div>
+      <p id="review-status" class="review-status"></p>
+      <svg id="eval-graph" class="graph" viewBox="0 0 320 120" preserveAspectRatio="none"
+        xmlns="http://www.w3.org/2000/svg" role="img"
+        aria-label="the engine's evaluation after each action"></svg>
+      <div class="controls review-nav">
+        <button type="button" data-step="first" title="the start (Home)">&#x25C0;&#x25C0;</button>
+        <button type="button" data-step="prev" title="back one action (left arrow)"
+          >&#x25C0;</button>
+        <span id="review-ply" class="review-ply"></span>
+        <button type="button" data-step="next" title="one action on (right arrow)"
+          >&#x25B6;</button>
+        <button type="button" data-step="last" title="the end (End)">&#x25B6;&#x25B6;</button>
+      </div>
+      <p id="review-note" class="review-note"></p>
+      <ol id="review-actions" class="actions review-actions"></ol>
+    </section>
   </section>
 </main>
 <script id="config" type="application/json">{config}</script>
 <script src="/static/app.js"></script>
+<script src="/static/review.js"></script>
 </body>
 </html>
 """

@@ -23,6 +23,8 @@ Routes (the contract pages and outside tests rely on):
 - ``POST /api/pair``, ``POST /api/pair/request``, ``GET /api/devices``,
   ``POST /api/devices/ID/revoke``: pairing by one-time code and the paired devices
   (devices.py).
+- ``GET /api/games``, ``GET /api/review/ID``: the journal's games and the engine's review of
+  one (or of the live game), analysed in a worker thread and cached (reviews.py).
 
 Connections are counted per client address, and closed when they send no whole request
 header in time or sit idle between requests (transport.py): one machine on the network
@@ -53,6 +55,7 @@ from controller.web.guard import Guard, HostCheck
 from controller.web.hub import StateHub
 from controller.web.page import render_page
 from controller.web.pairing import Pairing, Who, seat_refusal
+from controller.web.reviews import REVIEW_BUDGET, Reviews, review_routes
 from controller.web.transport import Connections, Limits, client_address, protocol_class
 from engine.errors import DvonnError
 
@@ -146,6 +149,7 @@ class WebServer:
         palette: dict[str, tuple[int, int, int]] | None = None,
         title: str = "dvonn-board",
         limits: Limits | None = None,
+        review_budget: float = REVIEW_BUDGET,
     ) -> None:
         self.hub = hub
         self.inbox = inbox
@@ -159,6 +163,8 @@ class WebServer:
         self.camera = camera
         self.palette = palette
         self.title = title
+        self.journal: Any = None  # the table's Journal (set when it is open): reviews.py
+        self.reviews = Reviews(review_budget)
         self._server: Any = None
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -244,6 +250,7 @@ class WebServer:
         if self.inbox is not None:
             self.inbox.refuse_all("the table is shutting down")
         self.pairing.close()  # the devices' last-seen times
+        self.reviews.close()
 
     def __enter__(self) -> WebServer:
         self.start()
@@ -406,6 +413,8 @@ class WebServer:
                   name="click"),
             Route("/api/control/{name}", control, methods=["POST"]),
             *pairing_routes(self.pairing, lambda: self.cookie, self.who),
+            *review_routes(self.reviews, lambda: self.journal, state_now, self.paired,
+                           lambda: hub.share_hints),
             Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
         ]
         from starlette.middleware import Middleware

@@ -15,6 +15,7 @@
   var state = null;
   var seq = 0;
   var orientation = "";
+  var shown = null;  // the position review.js shows (null: the table's)
   var PIECE = { w: ["#f3eee0", "#6f675a"], b: ["#242424", "#9a9a9a"], r: ["#c8322b", "#5e0f0b"] };
   var SIDE = { w: "White", b: "Black" };
 
@@ -87,8 +88,9 @@
 
   function drawMarks() {
     while (marks.firstChild) { marks.removeChild(marks.firstChild); }
-    if (!state) { return; }
-    var last = state.last_move;
+    var shownNow = shown || state;  // a reviewed position (review.js), else the table's
+    if (!shownNow) { return; }
+    var last = shownNow.last_move;
     if (last && last.to && pos[last.to]) {
       var t = pos[last.to];
       if (last.from && pos[last.from]) {
@@ -98,7 +100,7 @@
       }
       marks.appendChild(el("circle", { "class": "to", cx: t[0], cy: t[1], r: R * 0.84 }));
     }
-    var removed = state.removed || {};
+    var removed = shownNow.removed || {};
     Object.keys(removed).forEach(function (name) {
       var p = pos[name];
       if (!p) { return; }
@@ -108,6 +110,19 @@
       g.appendChild(el("title", {}, name + ": removed " + removed[name]));
       marks.appendChild(g);
     });
+    var best = shownNow.best;  // the engine's best action in a reviewed position
+    if (best && best.to && pos[best.to]) {
+      var bt = pos[best.to];
+      var bg = el("g", { "class": "best" });
+      if (best.from && pos[best.from]) {
+        var bf = pos[best.from];
+        bg.appendChild(el("line", { x1: bf[0], y1: bf[1], x2: bt[0], y2: bt[1] }));
+        bg.appendChild(el("circle", { "class": "best-from", cx: bf[0], cy: bf[1], r: R * 0.3 }));
+      }
+      bg.appendChild(el("circle", { "class": "best-to", cx: bt[0], cy: bt[1], r: R * 0.7 }));
+      bg.appendChild(el("title", {}, "the engine's best: " + best.action));
+      marks.appendChild(bg);
+    }
   }
 
   /* ---------------------------------------------------------------- state */
@@ -116,10 +131,10 @@
     if (e.textContent !== value) { e.textContent = value; }
   }
 
-  function render(s) {
-    state = s;
-    var stacks = s.stacks || {}, roles = s.roles || {}, blink = {};
-    (s.blink || []).forEach(function (n) { blink[n] = true; });
+  /* the board: stacks, LED roles and blinking cells (the table's, or a reviewed position's) */
+  function paint(stacks, roles, blinking) {
+    var blink = {};
+    (blinking || []).forEach(function (n) { blink[n] = true; });
     names.forEach(function (name) {
       var g = cells[name];
       var stack = stacks[name] || "", role = roles[name] || "";
@@ -129,6 +144,11 @@
       drawPile(g, stack);
     });
     drawMarks();
+  }
+
+  function render(s) {
+    state = s;
+    if (!shown) { paint(s.stacks || {}, s.roles || {}, s.blink); }
     var list = document.getElementById("actions");
     var actions = s.actions || [];
     var items = list.children;
@@ -174,6 +194,7 @@
     } else {
       result.hidden = true;
     }
+    document.getElementById("review-this").hidden = !s.winner;  // review.js opens it
     document.body.setAttribute("data-ply", String(s.ply));
     document.body.setAttribute("data-game", String(s.game_id));
     document.body.setAttribute("data-prompt", s.prompt || "");
@@ -353,7 +374,15 @@
     refresh();
   }
 
-  window.dvonn = { state: null, post: post };
+  /* review.js: show a position instead of the table's ({stacks, last_move, removed, best}),
+     or the table's again (null) */
+  function show(view) {
+    shown = view;
+    var s = view || state || {};
+    paint(s.stacks || {}, view ? {} : s.roles || {}, view ? [] : s.blink);
+  }
+
+  window.dvonn = { state: null, post: post, show: show, info: info };
   window.addEventListener("resize", layout);
   layout();
   if (cfg.state) { render(cfg.state); }
