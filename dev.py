@@ -89,22 +89,27 @@ def ensure_browser() -> None:
     runs as root with apt-get; otherwise say so (the page tests skip, or fail when CI is set)."""
     if browser_installed():
         return
+    apt_install(BROWSER_PACKAGES, "the page tests",
+                "the page tests will skip (and fail when CI is set)")
+
+
+def apt_install(packages: tuple[str, ...], purpose: str, why: str) -> bool:
+    """Install Debian ``packages`` for ``purpose`` when this runs as root with apt-get; else,
+    or when apt-get fails, say so with ``why`` (what then skips). True when installed."""
+    names = " and ".join(packages)
     if os.name != "posix" or os.geteuid() != 0 or not shutil.which("apt-get"):
-        print("dev.py: chromium and chromium-driver are missing and cannot be installed here "
-              "(needs root and apt-get): the page tests will skip (and fail when CI is set)",
-              flush=True)
-        return
-    print("dev.py: installing chromium and chromium-driver (apt-get) for the page tests",
-          flush=True)
+        print(f"dev.py: {names} are missing and cannot be installed here (needs root and "
+              f"apt-get): {why}", flush=True)
+        return False
+    print(f"dev.py: installing {names} (apt-get) for {purpose}", flush=True)
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     for cmd in (["apt-get", "update", "-qq"],
-                ["apt-get", "install", "-y", "-qq", "--no-install-recommends",
-                 *BROWSER_PACKAGES]):
+                ["apt-get", "install", "-y", "-qq", "--no-install-recommends", *packages]):
         code = subprocess.call(cmd, env=env)
         if code != 0:
-            print(f"dev.py: {' '.join(cmd)} failed (exit {code}): the page tests will skip "
-                  "(and fail when CI is set)", flush=True)
-            return
+            print(f"dev.py: {' '.join(cmd)} failed (exit {code}): {why}", flush=True)
+            return False
+    return True
 
 
 #: The MicroPython interpreter the firmware's scenarios also run on (tests/firmware/
@@ -142,20 +147,8 @@ def ensure_micropython() -> None:
         return
     why = "the firmware's MicroPython tests will skip (and fail when CI is set)"
     if not ((shutil.which("node") or shutil.which("nodejs")) and shutil.which("npm")):
-        if os.name != "posix" or os.geteuid() != 0 or not shutil.which("apt-get"):
-            print("dev.py: node and npm are missing and cannot be installed here (needs root "
-                  f"and apt-get): {why}", flush=True)
+        if not apt_install(NODE_PACKAGES, "the MicroPython tests", why):
             return
-        print("dev.py: installing nodejs and npm (apt-get) for the MicroPython tests",
-              flush=True)
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        for cmd in (["apt-get", "update", "-qq"],
-                    ["apt-get", "install", "-y", "-qq", "--no-install-recommends",
-                     *NODE_PACKAGES]):
-            code = subprocess.call(cmd, env=env)
-            if code != 0:
-                print(f"dev.py: {' '.join(cmd)} failed (exit {code}): {why}", flush=True)
-                return
     print(f"dev.py: installing {MICROPYTHON_PACKAGE}@{micropython_pinned()} (npm ci) into "
           f"{MICROPYTHON_DIR}", flush=True)
     MICROPYTHON_DIR.mkdir(parents=True, exist_ok=True)
