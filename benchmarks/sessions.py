@@ -41,6 +41,8 @@ def run_kind(kind: str, games: int, first: int, limits: Limits) -> None:
     exact = 0
     unseen: list[int] = []
     failed: list[int] = []
+    stalled: list[int] = []
+    wrong: list[int] = []
     behind: Counter[int] = Counter()
     takebacks = 0
     latency: list[float] = []
@@ -60,6 +62,10 @@ def run_kind(kind: str, games: int, first: int, limits: Limits) -> None:
             failed.append(seed)
             if unseen_order(outcome.lines, session.expected, session.events):
                 unseen.append(seed)  # e.g. red pieces placed in one blackout: checked
+            else:  # stalled: the record so far is the truth's beginning; else a wrong action
+                got = [w for w in " ".join(outcome.lines).split() if not w.startswith("over")]
+                want = " ".join(session.expected).split()
+                (stalled if want[:len(got)] == got else wrong).append(seed)
         ctl = outcome.controller
         for plies in ctl.caught_up:
             if plies > 1:
@@ -81,6 +87,8 @@ def run_kind(kind: str, games: int, first: int, limits: Limits) -> None:
     print(f"{kind} not exact, but the same game but for an order no sensor can observe "
           f"(same actions, same position after them, no reading tells the orders apart): "
           f"{len(unseen)} {unseen}; exact or that: {exact + len(unseen)}/{games}")
+    print(f"{kind} the others: stalled (the record a beginning of the truth) {len(stalled)} "
+          f"{stalled}; wrong (an action the players did not make) {len(wrong)} {wrong}")
     print(f"{kind} mean events per game: " + ", ".join(
         f"{k} {v / games:.1f}" for k, v in sorted(stats.items())))
     print(f"{kind} catch-ups (plies behind -> count): " + (", ".join(
