@@ -9,13 +9,15 @@ action, passes skipped: ``{"action", "from", "to"}``, ``from`` None for a placem
 before the first action), ``removed`` (the stacks that action cut off, cell name -> pieces
 bottom->top) and ``analysis`` (the hint the players asked the computer for while it is shown:
 ``{"best", "score", "depth", "cuts"}``, else None; the web view hides it from spectators).
-Readers of version 1 can ignore them.
+Readers of version 1 can ignore them. ``messages`` (language -> the message in it, for the
+page's language switch) came later in version 2; ``message`` stays English.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from controller.i18n import LANGUAGES, localize
 from controller.table.session import TableController
 from engine.game import Game
 from engine.geometry import CELL_NAMES, NUM_CELLS, iter_cells
@@ -47,6 +49,7 @@ def table_state(ctl: TableController) -> dict[str, Any]:
         "blink": sorted(CELL_NAMES[c] for c in view.blink),
         "prompt": view.prompt,
         "message": view.message,
+        "messages": {lang: localize(view.message, lang) for lang in LANGUAGES},
         "hints": ctl.hints,
         "colours": ctl.colours,
         "last_move": last_move,

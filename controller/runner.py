@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from controller.i18n import _, localize
 from controller.table.renderer import Renderer
 from controller.table.session import TableController
 from controller.table.view import BoardView
@@ -161,12 +162,12 @@ def stack_labels(game: Game) -> list[str]:
 
 def caption(game: Game, view: BoardView) -> str:
     """The line above the terminal board: ply, score in phase 2, last action, the message."""
-    parts = [f"ply {game.ply}"]
+    parts = [_("ply {ply}").format(ply=game.ply)]
     if not game.placing:
         w, b = game.score()
-        parts.append(f"white {w} black {b}")
+        parts.append(_("white {w} black {b}").format(w=w, b=b))
     if game.move_stack:
-        parts.append(f"last {game.move_stack[-1]}")
+        parts.append(_("last {action}").format(action=game.move_stack[-1]))
     if view.message:
-        parts.append(view.message)
+        parts.append(localize(view.message))
     return " | ".join(parts)

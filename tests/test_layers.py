@@ -18,6 +18,7 @@ MAX_LINES = 600
 #: folder (or a lone module) directly inside controller/ or vision/.
 ALLOWED: dict[str, set[str]] = {
     "engine": set(),
+    "controller.i18n": set(),  # the standard library only: every controller part may use it
     "firmware": set(),
     "hardware": {"engine"},
     "vision": {"engine", "hardware"},  # hardware: the events the camera backend emits
@@ -32,7 +33,10 @@ ALLOWED: dict[str, set[str]] = {
     "controller.recording": {"engine", "hardware", "vision", "controller.table",
                              "controller.sensorlog", "controller.runner"},
 }
-_BELOW_SIM = {"engine", "hardware", "vision", "controller.table", "controller.journal",
+for _part in [p for p in ALLOWED if p.startswith("controller.") and p != "controller.i18n"]:
+    ALLOWED[_part].add("controller.i18n")
+_BELOW_SIM = {"engine", "hardware", "vision", "controller.i18n", "controller.table",
+              "controller.journal",
               "controller.players", "controller.config", "controller.sensorlog",
               "controller.publish", "controller.runner", "controller.recording"}
 ALLOWED["controller.sim"] = _BELOW_SIM

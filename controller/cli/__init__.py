@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from types import FrameType
 from typing import NoReturn
 
+from controller.i18n import _, language_from_env, set_language
 from engine.errors import DvonnError
 
 #: The longest error line printed (a message quoting a huge input is cut, never flooded).
@@ -99,6 +100,21 @@ def default_command() -> str:
     return "demo"
 
 
+def configured_language(path: str | None) -> None:
+    """The config's ``[display] language`` when it is not 'auto' (a config the command
+    cannot read is left for the command to report)."""
+    from controller.config.settings import default_config_path, load_config
+
+    try:
+        if path is None and not default_config_path().exists():
+            return
+        setting = load_config(path).display.language
+    except (DvonnError, OSError):
+        return
+    if setting != "auto":
+        set_language(setting)
+
+
 def _say(prog: str, message: str) -> None:
     print(one_line(f"{prog}: {message}"), file=sys.stderr)
 
@@ -123,30 +139,32 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    set_language(language_from_env())  # LANGUAGE, LC_ALL, LC_MESSAGES, LANG (as gettext)
     parser = build_parser()
     if not args_list:
         args_list = [default_command()]
     try:
         args = parser.parse_args(args_list)
     except UsageError as exc:
-        _say(exc.prog, f"{exc} (see '{exc.prog} --help')")
+        _say(exc.prog, _("{error} (see '{prog} --help')").format(error=exc, prog=exc.prog))
         return 2
     func = getattr(args, "func", None)
     if func is None:
-        _say("dvonn-board", "no command given (see 'dvonn-board --help')")
+        _say("dvonn-board", _("no command given (see 'dvonn-board --help')"))
         return 2
     prog = f"dvonn-board {args.command}"
+    configured_language(getattr(args, "config", None))
     try:
         with _sigterm_as_interrupt():
             return int(func(args) or 0)
     except UsageError as exc:
-        _say(exc.prog, f"{exc} (see '{exc.prog} --help')")
+        _say(exc.prog, _("{error} (see '{prog} --help')").format(error=exc, prog=exc.prog))
         return 2
     except DvonnError as exc:
         _say(prog, str(exc))
         return 2
     except KeyboardInterrupt:
-        _say(prog, "interrupted")
+        _say(prog, _("interrupted"))
         return 130
     except BrokenPipeError:
         return 0
@@ -169,5 +187,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _unexpected(prog: str, exc: Exception) -> int:
     if os.environ.get("DVONN_DEBUG"):
         raise exc
-    _say(prog, f"unexpected {type(exc).__name__}: {exc} (set DVONN_DEBUG=1 for the traceback)")
+    _say(prog, _("unexpected {kind}: {error} (set DVONN_DEBUG=1 for the traceback)").format(
+        kind=type(exc).__name__, error=exc))
     return 1

@@ -270,6 +270,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         from controller.cli.web import bind_web_view, web_access
 
         web = bind_web_view(args.web, palette=cfg.palette, access=web_access(args, args.web))
+        web.server.language = cfg.display.language  # 'auto': the browser's Accept-Language
         closers.append(web)
     try:
         closers.append(_open_journal(args.journal or cfg.journal.path or _default_journal()))

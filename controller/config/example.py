@@ -14,6 +14,7 @@ from typing import Any
 from controller.config.settings import (
     PALETTE_HELP,
     ButtonsConfig,
+    DisplayConfig,
     PlayersConfig,
     SensorConfig,
     TimingConfig,
@@ -151,6 +152,7 @@ def dump_default_config() -> str:
     """A commented TOML file holding every default (controller/config/example.toml)."""
     s, b, t, a, p = SensorConfig(), ButtonsConfig(), TimingConfig(), AnimationConfig(), \
         PlayersConfig()
+    d = DisplayConfig()
     leds, buttons = leds_section(), buttons_lines()
     palette = "\n".join(
         f"{role + ' = ' + _toml_colour(rgb):<24}# {PALETTE_HELP[role]}"
@@ -227,4 +229,10 @@ white_player = "{p.white_player}"
 black_player = "{p.black_player}"
 # Seconds the full-strength computer thinks per move (levels 1-6 are node budgets).
 move_time = {p.move_time}
+
+[display]
+# The language of the table's messages, the terminal board and the page: "en" (English),
+# "de" (Deutsch) or "auto" (the CLI: LANGUAGE, LC_ALL, LC_MESSAGES, LANG; the page: the
+# browser's Accept-Language, and its switch).
+language = "{d.language}"
 """

@@ -98,6 +98,14 @@ class PlayersConfig:
 
 
 @dataclass(frozen=True)
+class DisplayConfig:
+    """The language of what the table says: 'en', 'de', or 'auto' (the CLI: LANGUAGE,
+    LC_ALL, LC_MESSAGES, LANG; the page: the browser's Accept-Language)."""
+
+    language: str = "auto"
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration; ``path`` is the file it came from (None: defaults only)."""
 
@@ -110,6 +118,7 @@ class Config:
     animation: AnimationConfig = field(default_factory=AnimationConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
     players: PlayersConfig = field(default_factory=PlayersConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
     path: Path | None = field(default=None, compare=False)
 
     @classmethod
@@ -179,8 +188,10 @@ def parse_config(text: str, *, path: Path | None = None) -> Config:
 # -- building and checking ----------------------------------------------------------------
 
 _SECTIONS = (
-    "sensor", "leds", "buttons", "camera", "timing", "palette", "animation", "journal", "players"
+    "sensor", "leds", "buttons", "camera", "timing", "palette", "animation", "journal", "players",
+    "display",
 )
+LANGUAGE_CHOICES = ("auto", "en", "de")
 
 
 def _build(data: dict[str, Any], path: Path | None) -> Config:
@@ -200,6 +211,7 @@ def _build(data: dict[str, Any], path: Path | None) -> Config:
         animation=_animation(sec["animation"]),
         journal=_journal(sec["journal"]),
         players=_players(sec["players"]),
+        display=_display(sec["display"]),
         path=path,
     )
 
@@ -348,6 +360,15 @@ def _players(t: dict[str, Any]) -> PlayersConfig:
         black_player=_player("players.black_player", t.get("black_player", "human")),
         move_time=_number("players.move_time", t.get("move_time", 1.0), low=0.0, high=3600.0),
     )
+
+
+def _display(t: dict[str, Any]) -> DisplayConfig:
+    _keys("display", t, ("language",))
+    language = t.get("language", DisplayConfig.language)
+    if language not in LANGUAGE_CHOICES:
+        raise ConfigError("display.language",
+                          f"{language!r} is not one of {', '.join(LANGUAGE_CHOICES)}")
+    return DisplayConfig(language=language)
 
 
 def _player(key: str, value: Any) -> str:

@@ -22,6 +22,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from controller.i18n import Msg
+from controller.i18n import side as side_name
 from controller.players.player import (
     ExternalPlayer,
     Player,
@@ -45,7 +47,6 @@ Clock = Callable[[], float]
 #: A hint's budget: about a second on a Pi 4 (some 3,000 nodes a second there), capped in time.
 HINT_NODES = 2500
 HINT_SECONDS = 1.0
-_SIDE = {"w": "White", "b": "Black"}
 
 
 class Opponent:
@@ -102,7 +103,8 @@ class Opponent:
         self.players[side] = None
         if player is not None:
             player.close()
-        self.note = f"{_SIDE[side]}'s computer stopped ({error}); {_SIDE[side]} plays by hand"
+        self.note = Msg("{side}'s computer stopped ({error}); {side} plays by hand",
+                        side=side_name(side), error=error)
 
     # ------------------------------------------------------------------ hooks
     def attach(self, ctl: TableController) -> None:
@@ -139,7 +141,8 @@ class Opponent:
                 try:
                     self.players[side] = self._make(side)
                 except DvonnError as exc:
-                    self.note = f"{_SIDE[side]}'s computer cannot start ({exc})"
+                    self.note = Msg("{side}'s computer cannot start ({error})",
+                                    side=side_name(side), error=exc)
                 else:
                     self._started[side] = False
                     self.note = ""
@@ -283,15 +286,21 @@ class Opponent:
         game = ctl.game
         parts = [self.note] if self.note else []
         if self.expected is not None:
-            parts.append(f"the computer plays {self.expected}: put the board back and play it")
+            parts.append(Msg("the computer plays {action}: put the board back and play it",
+                             action=str(self.expected)))
         elif self.pending is not None and self._pending_at == self._key(game):
-            parts.append(f"{_SIDE[game.turn]} (computer) plays {self.pending}")
+            parts.append(Msg("{side} (computer) plays {action}", side=side_name(game.turn),
+                             action=str(self.pending)))
         elif self.hint is not None and self._hint_at == self._key(game) and self.hint.best:
-            text = f"hint: {self.hint.best} ({self.hint.score:+.1f} pieces)"
+            score = f"{self.hint.score:+.1f}"
             if self.hint.cuts:
-                text += " cuts off " + " ".join(CELL_NAMES[c.cell] for c in self.hint.cuts)
-            parts.append(text)
-        return " | ".join(parts)
+                parts.append(Msg("hint: {action} ({score} pieces) cuts off {cells}",
+                                 action=str(self.hint.best), score=score, cells=" ".join(
+                                     CELL_NAMES[c.cell] for c in self.hint.cuts)))
+            else:
+                parts.append(Msg("hint: {action} ({score} pieces)", action=str(self.hint.best),
+                                 score=score))
+        return Msg.joined(" | ", parts)
 
     def close(self) -> None:
         for player in self.players.values():

@@ -21,13 +21,12 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from controller.i18n import Msg, side
 from controller.players.opponent import Opponent
 from controller.table.inference import LIFTED, MISMATCH
 from controller.table.session import TableController
 from engine.game import Game
 from engine.move import PASS, Move
-
-_SIDE = {"w": "White", "b": "Black"}
 
 
 class _Record:
@@ -91,17 +90,19 @@ class Walkthrough(Opponent):
         parts = [self.note] if self.note else []
         move = self.next_action(game)
         if self.expected is not None:
-            parts.append(f"the record plays {self.expected}: put the board back and play it")
+            parts.append(Msg("the record plays {action}: put the board back and play it",
+                             action=str(self.expected)))
         elif move is not None:
-            parts.append(f"review {game.ply + 1}/{self.total}: {_SIDE[game.turn]} plays "
-                         f"{move} (next: step on, undo: back)")
+            parts.append(Msg("review {ply}/{total}: {side} plays {action} (next: step on, "
+                             "undo: back)", ply=game.ply + 1, total=self.total,
+                             side=side(game.turn), action=str(move)))
         elif game.ply == self.total and list(game.move_stack) == self.record.moves:
             if not game.is_over():
-                parts.append(f"review: {self.title} ends here after {self.total} actions "
-                             "(undo steps back)")
+                parts.append(Msg("review: {title} ends here after {total} actions (undo steps "
+                                 "back)", title=self.title, total=self.total))
         elif not game.is_over():
-            parts.append("review: off the record (undo to go back to it)")
-        return " | ".join(parts)
+            parts.append(Msg("review: off the record (undo to go back to it)"))
+        return Msg.joined(" | ", parts)
 
 
 class WalkthroughController(TableController):
@@ -121,12 +122,13 @@ class WalkthroughController(TableController):
         """Play the record's next action on the controller; the table must then follow."""
         move = guide.next_action(self.game)
         if move is None:
-            self.message = guide.message(self) or "review: nothing to step on to"
+            self.message = guide.message(self) or Msg("review: nothing to step on to")
             return False
         if move != PASS:
             self._commit(move)  # (a forced pass: _commit passes by itself)
         self.blocked = True  # the table must match the new position before anything else
-        self.message = f"stepped on: {move}: make the board match (the lit cells)"
+        self.message = Msg("stepped on: {action}: make the board match (the lit cells)",
+                           action=str(move))
         self._infer()
         guide.update(self)
         return True

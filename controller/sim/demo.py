@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from controller.i18n import _
 from controller.runner import Runner
 from controller.sensorlog import LogRecorder
 from controller.sim.hands import DirectTable, Habits, Hands
@@ -156,16 +157,18 @@ def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
                                        noise=0.1 if opts.noise else 0.0)
         hands = Hands(table, ctl, press, seed=seed, players=opts.players, habits=habits)
         if ctl.resumed and not opts.quiet:
-            print(f"resuming game {ctl.game_id} at ply {ctl.game.ply}", file=out)
+            print(_("resuming game {id} at ply {ply}").format(id=ctl.game_id, ply=ctl.game.ply),
+                  file=out)
         _drive(runner, hands, clock, emulator, fast=opts.fast, done=done)
         game = ctl.game
         over = game.is_over()
         score = game.score()
         winner = game.winner()
         if not opts.quiet:
-            name = {"w": "White", "b": "Black", "tie": "nobody (tie)"}.get(winner or "", "-")
-            print(f"score: white {score[0]} black {score[1]}", file=out)
-            print(f"winner: {name}", file=out)
+            name = {"w": _("White"), "b": _("Black"), "tie": _("nobody (tie)")}.get(
+                winner or "", "-")
+            print(_("score: white {w} black {b}").format(w=score[0], b=score[1]), file=out)
+            print(_("winner: {name}").format(name=name), file=out)
         return DemoResult(over, score, winner, ctl.actions, ctl, hands, dict(hands.stats))
     finally:
         for c in reversed(closers):

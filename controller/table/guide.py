@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from controller.i18n import N_, Msg
 from controller.table.inference import LIFTED, MISMATCH, Explanation
 from controller.table.view import BoardView
 from engine.game import Game
@@ -18,6 +19,12 @@ CHOOSE_DESTINATION = "choose-destination"
 #: every candidate landed on the cell chosen, from different stacks: where did it come from?
 CHOOSE_SOURCE = "choose-source"
 _SIDE = {"w": "White", "b": "Black"}
+#: the session's message when the game ends, by result
+OVER = {"white": N_("game over: white {w} black {b}: white wins"),
+        "black": N_("game over: white {w} black {b}: black wins"),
+        "tie": N_("game over: white {w} black {b}: tie")}
+#: the session's message when a side must pass (by: is it White?)
+PASSED = {True: N_("White cannot move: PASS"), False: N_("Black cannot move: PASS")}
 
 
 class TableState(Protocol):
@@ -113,29 +120,40 @@ def message(ctl: TableState, *, prompted: int | None = None) -> str:
     """One line for a display or terminal (``prompted``: :func:`prompting` when known)."""
     game = ctl.game
     e = ctl.explanation
-    parts = [ctl.status] if ctl.status else []
+    parts: list[str] = [ctl.status] if ctl.status else []
     if e.kind == MISMATCH:
         cells = " ".join(CELL_NAMES[c] for c in iter_cells(e.mismatch))
-        parts.append(f"board differs at {cells}: restore the position")
+        parts.append(Msg("board differs at {cells}: restore the position", cells=cells))
     elif ctl.message:
         parts.append(ctl.message)
     if game.is_over():
         if not ctl.message.startswith("game over"):
             w, b = game.score()
-            parts.append(f"game over: white {w} black {b}")
+            parts.append(Msg("game over: white {w} black {b}", w=w, b=b))
     elif e.kind == LIFTED and (prompting(ctl) if prompted is None else prompted):
-        parts.append("press next/confirm on the cell the stack came from" if e.by_source
-                     else "lift the destination and set it back, or press next/confirm")
+        parts.append(Msg("press next/confirm on the cell the stack came from") if e.by_source
+                     else Msg("lift the destination and set it back, or press next/confirm"))
     elif game.placing:
-        piece = game.piece_to_place()
-        what = "a DVONN piece" if piece == "r" else "a piece"
-        parts.append(f"{_SIDE[game.turn]} to place {what}")
+        parts.append(to_place(game.turn, game.piece_to_place()))
     elif ctl.removals:
-        parts.append("remove the cut-off stacks")
+        parts.append(Msg("remove the cut-off stacks"))
     else:
-        parts.append(f"{_SIDE[game.turn]} to move")
+        parts.append(to_move(game.turn))
     opponent = ctl.opponent
     note = opponent.message(ctl) if opponent is not None else ""
     if note:
         parts.append(note)
-    return " | ".join(parts)
+    return Msg.joined(" | ", parts)
+
+
+def to_move(side: str) -> Msg:
+    """'White to move' / 'Black to move' (``side`` 'w' or 'b')."""
+    return Msg("White to move") if side == "w" else Msg("Black to move")
+
+
+def to_place(side: str, piece: str | None) -> Msg:
+    """'White to place a DVONN piece', 'Black to place a piece', ..."""
+    if piece == "r":
+        return (Msg("White to place a DVONN piece") if side == "w"
+                else Msg("Black to place a DVONN piece"))
+    return Msg("White to place a piece") if side == "w" else Msg("Black to place a piece")

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from controller.i18n import Msg
 from controller.table import guide
 from controller.table.camera import CameraEvidence, in_order, phantoms, unsettled
 from controller.table.catchup import Decision, Limits, Result, decide, lands, search, touches
@@ -409,7 +410,7 @@ class TableController:
                 return False
             if d.back:
                 self._take_back(d.back)
-                self.message = "taken back"
+                self.message = Msg("taken back")
             plies = 0
             for move in d.moves:
                 if move == PASS:
@@ -482,11 +483,11 @@ class TableController:
 
     def _auto_pass(self) -> None:
         while not self.game.placing and self.game.legal_moves() == [PASS]:
-            side = "White" if self.game.turn == "w" else "Black"
+            white = self.game.turn == "w"
             self._history.append(dict(self.removals))
             self.game.push(PASS)
             self._journal_append("PASS")
-            self.message = f"{side} cannot move: PASS"
+            self.message = Msg(guide.PASSED[white])
 
     def _check_over(self) -> None:
         if self.finished or not self.game.is_over():
@@ -497,8 +498,7 @@ class TableController:
         if self.journal is not None and self.game_id is not None:
             self.journal.finish(self.game_id, white_score=w, black_score=b, result=result)
         self.finished = True
-        self.message = f"game over: white {w} black {b}: " + (
-            "tie" if result == "tie" else f"{result} wins")
+        self.message = Msg(guide.OVER[result], w=w, b=b)
 
     def _journal_append(self, action: str) -> None:
         if self.journal is not None and self.game_id is not None:
@@ -533,7 +533,7 @@ class TableController:
         self.removals = {}
         self.blocked = True
         self._set(Explanation(IDLE))
-        self.message = "undone: restore the board"
+        self.message = Msg("undone: restore the board")
         self._auto_pass()
         self._infer()
         return True
@@ -553,7 +553,7 @@ class TableController:
         self.finished = False
         self.blocked = True
         self._set(Explanation(IDLE))
-        self.message = "new game: clear the board"
+        self.message = Msg("new game: clear the board")
         self._infer()
 
     def _on_button(self, event: ButtonEvent) -> None:

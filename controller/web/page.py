@@ -15,8 +15,10 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 from typing import Any
 
+from controller.i18n import LANGUAGES, NAMES, catalog, gettext_in
 from controller.table.renderer import DEFAULT_PALETTE
 from engine.geometry import CELL_NAMES, NUM_CELLS, cell_xy
 
@@ -82,29 +84,53 @@ def _board_svg(state: dict[str, Any] | None) -> str:
             f'<g id="cells">{"".join(cells)}</g><g id="marks"></g></svg>')
 
 
+_MARKED = re.compile(r'(\bdata-i18n="([^"]*)"[^>]*>)([^<]*)')
+_MARKED_ATTR = re.compile(r'\b(title|placeholder|aria-label|alt)="([^"]*)"( data-i18n-\1="[^"]*")')
+
+
+def translate_html(text: str, lang: str) -> str:
+    """The page's marked words in ``lang``: the text of each element marked ``data-i18n`` (its
+    value is the msgid) and each attribute followed by ``data-i18n-`` + its name (app.js does
+    the same when the switch changes the language)."""
+    if lang == LANGUAGES[0]:
+        return text
+
+    def word(msgid: str) -> str:
+        return html.escape(gettext_in(lang, html.unescape(msgid)), quote=True)
+
+    text = _MARKED.sub(lambda m: m.group(1) + word(m.group(2)), text)
+    return _MARKED_ATTR.sub(lambda m: f'{m.group(1)}="{word(m.group(2))}"{m.group(3)}', text)
+
+
 def render_page(state_json: str | None, *, info: dict[str, Any],
                 palette: dict[str, tuple[int, int, int]] | None = None,
-                title: str = "dvonn-board", notice: str = "") -> str:
-    """The whole page for the current state (JSON text as published, or None)."""
+                title: str = "dvonn-board", notice: str = "", lang: str = "en") -> str:
+    """The whole page for the current state (JSON text as published, or None), in ``lang``
+    (its catalog goes along for app.js)."""
     state = json.loads(state_json) if state_json else None
     colours = dict(DEFAULT_PALETTE)
     colours.update(palette or {})
     css_vars = "".join(f"--role-{k}:rgb({r},{g},{b});" for k, (r, g, b) in colours.items())
     config = {"info": info, "cells": cell_positions(), "radius": RADIUS,
-              "hex": {"pointy": hexagon(True), "flat": hexagon(False)}, "state": state}
+              "hex": {"pointy": hexagon(True), "flat": hexagon(False)}, "state": state,
+              "lang": lang, "catalog": catalog(lang)}
     actions = "".join(f"<li>{html.escape(a)}</li>" for a in (state or {}).get("actions", []))
-    message = html.escape((state or {}).get("message", "waiting for the table…"))
+    shown = (state or {}).get("messages", {}).get(lang) or (state or {}).get("message")
+    message = html.escape(shown or gettext_in(lang, "waiting for the table…"))
+    languages = "".join(f'<option value="{code}"{" selected" if code == lang else ""}>'
+                        f"{NAMES[code]}</option>" for code in LANGUAGES)
     mode = "virtual" if info.get("virtual") else "table"
     who = "paired" if info.get("paired") else "spectator"
-    return _TEMPLATE.format(
+    return translate_html(_TEMPLATE, lang).format(
         title=html.escape(title), css_vars=css_vars, board=_board_svg(state), actions=actions,
         message=message, config=_json_for_script(config), mode=mode, who=who,
         notice=html.escape(notice), notice_hidden="" if notice else " hidden",
-        pair_code=html.escape(str(info.get("pair_code") or "")))
+        pair_code=html.escape(str(info.get("pair_code") or "")), lang=lang,
+        languages=languages)
 
 
 _TEMPLATE = """<!doctype html>
-<html lang="en">
+<html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
@@ -118,7 +144,8 @@ _TEMPLATE = """<!doctype html>
 <header>
   <span class="brand">DVONN</span>
   <span id="turn" class="turn"></span>
-  <span id="live" class="live" title="live updates">●</span>
+  <select id="lang" class="lang" aria-label="Language / Sprache">{languages}</select>
+  <span id="live" class="live" title="live updates" data-i18n-title="live updates">●</span>
 </header>
 <main>
   <section class="board-wrap">{board}</section>
@@ -127,64 +154,82 @@ _TEMPLATE = """<!doctype html>
     <div id="live-panel">
     <p id="message" class="message">{message}</p>
     <p id="result" class="result" hidden></p>
-    <button type="button" id="review-this" class="review-this" hidden>Review this game</button>
+    <button type="button" id="review-this" class="review-this" hidden
+      data-i18n="Review this game">Review this game</button>
     <div id="score" class="score">
-      <span class="side w"><i></i><b id="name-w">White</b> <span id="score-w">0</span></span>
-      <span class="side b"><i></i><b id="name-b">Black</b> <span id="score-b">0</span></span>
+      <span class="side w"><i></i><b id="name-w"
+        data-i18n="White">White</b> <span id="score-w">0</span></span>
+      <span class="side b"><i></i><b id="name-b"
+        data-i18n="Black">Black</b> <span id="score-b">0</span></span>
     </div>
     <div id="controls" class="controls" hidden>
-      <label id="seat-label" hidden>I play
-        <select id="seat"><option value="">both</option><option value="w">White</option>
-        <option value="b">Black</option></select></label>
-      <button type="button" data-control="confirm">Confirm</button>
-      <button type="button" data-control="next">Next</button>
-      <button type="button" data-control="undo">Undo</button>
-      <button type="button" data-control="hint">Hint</button>
-      <button type="button" data-control="new">New game</button>
+      <label id="seat-label" hidden><span data-i18n="I play">I play</span>
+        <select id="seat"><option value="" data-i18n="both">both</option>
+        <option value="w" data-i18n="White">White</option>
+        <option value="b" data-i18n="Black">Black</option></select></label>
+      <button type="button" data-control="confirm" data-i18n="Confirm">Confirm</button>
+      <button type="button" data-control="next" data-i18n="Next">Next</button>
+      <button type="button" data-control="undo" data-i18n="Undo">Undo</button>
+      <button type="button" data-control="hint" data-i18n="Hint">Hint</button>
+      <button type="button" data-control="new" data-i18n="New game">New game</button>
       <button type="button" id="share" data-control="share">Share hints</button>
     </div>
-    <p id="spectator" class="spectator" hidden>Spectator view: read-only.</p>
+    <p id="spectator" class="spectator" hidden
+      data-i18n="Spectator view: read-only.">Spectator view: read-only.</p>
     <form id="pair" class="pair" hidden>
-      <h2>Pair this phone</h2>
-      <label>Code <input id="pair-code" name="code" inputmode="numeric" pattern="[0-9]*"
-        maxlength="6" autocomplete="one-time-code" value="{pair_code}" required></label>
-      <label>I play <select id="pair-seat" name="seat"><option value="both">both sides</option>
-        <option value="white">White</option><option value="black">Black</option></select></label>
-      <label>Name <input id="pair-name" name="name" maxlength="40"
-        placeholder="this phone's name (optional)"></label>
-      <button type="submit">Pair</button>
-      <button type="button" id="pair-request">Show a new code on the table</button>
+      <h2 data-i18n="Pair this phone">Pair this phone</h2>
+      <label><span data-i18n="Code">Code</span> <input id="pair-code" name="code"
+        inputmode="numeric" pattern="[0-9]*" maxlength="6" autocomplete="one-time-code"
+        value="{pair_code}" required></label>
+      <label><span data-i18n="I play">I play</span> <select id="pair-seat" name="seat">
+        <option value="both" data-i18n="both sides">both sides</option>
+        <option value="white" data-i18n="White">White</option>
+        <option value="black" data-i18n="Black">Black</option></select></label>
+      <label><span data-i18n="Name">Name</span> <input id="pair-name" name="name" maxlength="40"
+        placeholder="this phone's name (optional)"
+        data-i18n-placeholder="this phone's name (optional)"></label>
+      <button type="submit" data-i18n="Pair">Pair</button>
+      <button type="button" id="pair-request"
+        data-i18n="Show a new code on the table">Show a new code on the table</button>
     </form>
     <section id="devices" class="devices" hidden>
-      <h2>Paired devices</h2>
+      <h2 data-i18n="Paired devices">Paired devices</h2>
       <ul id="device-list"></ul>
-      <button type="button" id="pair-another" hidden>A code for another phone</button>
+      <button type="button" id="pair-another" hidden
+        data-i18n="A code for another phone">A code for another phone</button>
       <p id="pair-another-code" class="code" hidden></p>
     </section>
-    <figure id="camera-box" hidden><img id="camera" alt="the camera's view"></figure>
-    <h2>Actions</h2>
+    <figure id="camera-box" hidden><img id="camera" alt="the camera's view"
+      data-i18n-alt="the camera's view"></figure>
+    <h2 data-i18n="Actions">Actions</h2>
     <ol id="actions" class="actions">{actions}</ol>
     <section id="games" class="games">
-      <button type="button" id="games-open">Review a game</button>
+      <button type="button" id="games-open" data-i18n="Review a game">Review a game</button>
       <p id="games-note" class="review-note" hidden></p>
       <ul id="game-list" class="game-list" hidden></ul>
     </section>
     </div>
     <section id="review" class="review" hidden>
       <div class="review-head"><h2 id="review-title">Review</h2>
-        <button type="button" id="review-close">Back to the table</button></div>
+        <button type="button" id="review-close" data-i18n="Back to the table"
+          >Back to the table</button></div>
       <p id="review-status" class="review-status"></p>
       <svg id="eval-graph" class="graph" viewBox="0 0 320 120" preserveAspectRatio="none"
         xmlns="http://www.w3.org/2000/svg" role="img"
-        aria-label="the engine's evaluation after each action"></svg>
+        aria-label="the engine's evaluation after each action"
+        data-i18n-aria-label="the engine's evaluation after each action"></svg>
       <div class="controls review-nav">
-        <button type="button" data-step="first" title="the start (Home)">&#x25C0;&#x25C0;</button>
+        <button type="button" data-step="first" title="the start (Home)"
+          data-i18n-title="the start (Home)">&#x25C0;&#x25C0;</button>
         <button type="button" data-step="prev" title="back one action (left arrow)"
+          data-i18n-title="back one action (left arrow)"
           >&#x25C0;</button>
         <span id="review-ply" class="review-ply"></span>
         <button type="button" data-step="next" title="one action on (right arrow)"
+          data-i18n-title="one action on (right arrow)"
           >&#x25B6;</button>
-        <button type="button" data-step="last" title="the end (End)">&#x25B6;&#x25B6;</button>
+        <button type="button" data-step="last" title="the end (End)"
+          data-i18n-title="the end (End)">&#x25B6;&#x25B6;</button>
       </div>
       <p id="review-note" class="review-note"></p>
       <ol id="review-actions" class="actions review-actions"></ol>

@@ -10,6 +10,9 @@ Routes (the contract pages and outside tests rely on):
   ``HEAD``: the headers only. Streams are capped in all and per client address (503 over a
   cap; transport.py).
 - ``GET /api/info``: what this server offers (virtual table, camera, pairing, hint sharing).
+- ``GET /api/i18n/LANG``: the page's message catalog for LANG (msgid -> words; 404 for a
+  language the table does not speak). The page itself comes in the config's language, else
+  the browser's Accept-Language; its switch is remembered in the browser (localStorage).
 - ``GET /api/camera.jpg``: the camera's latest annotated frame (404 without a camera;
   re-encoded at most ``camera_interval`` seconds apart, whatever the number of pages).
 - ``POST /api/control/NAME``: the buttons (confirm, next, undo, hint, new), ``share`` (let
@@ -49,6 +52,7 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
+from controller.i18n import LANGUAGES, catalog, from_accept_language
 from controller.web.bridge import CONTROLS, Command, Inbox, InboxFull
 from controller.web.devices import client, pairing_routes
 from controller.web.guard import Guard, HostCheck
@@ -150,6 +154,7 @@ class WebServer:
         title: str = "dvonn-board",
         limits: Limits | None = None,
         review_budget: float = REVIEW_BUDGET,
+        language: str = "auto",
     ) -> None:
         self.hub = hub
         self.inbox = inbox
@@ -163,6 +168,7 @@ class WebServer:
         self.camera = camera
         self.palette = palette
         self.title = title
+        self.language = language  # the page's: 'en', 'de', or 'auto' (Accept-Language)
         self.journal: Any = None  # the table's Journal (set when it is open): reviews.py
         self.reviews = Reviews(review_budget)
         self._server: Any = None
@@ -323,8 +329,10 @@ class WebServer:
             state = None if msg is None else msg.json(sender is not None).decode()
             shown = dict(info(sender), pair_code=code if code.isdigit() and len(code) < 9
                          else "")
+            lang = (self.language if self.language in LANGUAGES
+                    else from_accept_language(request.headers.get("accept-language")))
             html = render_page(state, info=shown, palette=self.palette, title=self.title,
-                               notice=notice)
+                               notice=notice, lang=lang)
             return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
         async def api_state(request: Request) -> Response:
@@ -336,6 +344,13 @@ class WebServer:
 
         async def api_info(request: Request) -> Response:
             return JSONResponse(info(self.who(request)))
+
+        async def api_i18n(request: Request) -> Response:
+            lang = request.path_params["lang"]
+            if lang not in LANGUAGES:
+                return JSONResponse({"error": f"no language {lang!r}; these: "
+                                     f"{', '.join(LANGUAGES)}"}, status_code=404)
+            return JSONResponse(catalog(lang), headers={"Cache-Control": "no-cache"})
 
 
         async def camera(request: Request) -> Response:
@@ -407,6 +422,7 @@ class WebServer:
             Route("/", page),
             Route("/api/state", api_state),
             Route("/api/info", api_info),
+            Route("/api/i18n/{lang}", api_i18n),
             Route("/api/events", EventStream(self), methods=["GET"]),
             Route("/api/camera.jpg", camera),
             Route("/api/control/click/{cell}", control, methods=["POST"],

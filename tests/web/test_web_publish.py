@@ -18,7 +18,11 @@ def test_version_2_adds_last_move_and_removed_only() -> None:
     v1 = {"format", "version", "game_id", "players", "ply", "phase", "turn", "piece_to_place",
           "stacks", "actions", "score", "winner", "roles", "blink", "prompt", "message",
           "hints", "colours"}
-    assert set(state) == v1 | {"last_move", "removed", "analysis"}
+    assert set(state) == v1 | {"last_move", "removed", "analysis", "messages"}
+    # the message in each language the page can switch to; "message" stays English
+    assert state["messages"] == {"en": "White to place a DVONN piece",
+                                 "de": "Weiß setzt einen DVONN-Stein"}
+    assert state["message"] == state["messages"]["en"]
 
 
 def test_last_step_names_the_move_and_the_stacks_it_cut_off_skipping_passes() -> None:

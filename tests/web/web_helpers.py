@@ -57,7 +57,7 @@ def chromium_paths() -> tuple[str, str] | None:
     return (browser, driver) if browser and driver else None
 
 
-def new_browser(width: int = 1200, height: int = 900) -> Any:
+def new_browser(width: int = 1200, height: int = 900, lang: str = "") -> Any:
     """A headless Chromium under Selenium (skips, or fails in CI, when there is none)."""
     try:
         from selenium import webdriver
@@ -74,6 +74,9 @@ def new_browser(width: int = 1200, height: int = 900) -> Any:
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-extensions", "--no-first-run", f"--window-size={width},{height}"):
         options.add_argument(arg)
+    if lang:  # the browser's language: its Accept-Language header
+        options.add_argument(f"--lang={lang}")
+        options.add_experimental_option("prefs", {"intl.accept_languages": lang})
     return webdriver.Chrome(options=options, service=Service(paths[1]))
 
 

@@ -18,6 +18,56 @@
   var shown = null;  // the position review.js shows (null: the table's)
   var PIECE = { w: ["#f3eee0", "#6f675a"], b: ["#242424", "#9a9a9a"], r: ["#c8322b", "#5e0f0b"] };
   var SIDE = { w: "White", b: "Black" };
+  var hooks = [];  // called after the language changes (review.js redraws)
+
+  /* ---------------------------------------------------------------- language */
+  var lang = cfg.lang || "en";
+  var catalogs = { en: {} };
+  catalogs[lang] = cfg.catalog || {};
+  /* msgid in the page's language, {name} filled from params (the server's catalog, gettext) */
+  function t(msgid, params) {
+    var s = catalogs[lang] && catalogs[lang][msgid];
+    s = typeof s === "string" && s ? s : msgid;
+    return params ? s.replace(/\{(\w+)\}/g, function (m, k) {
+      return Object.prototype.hasOwnProperty.call(params, k) ? String(params[k]) : m;
+    }) : s;
+  }
+  function tn(singular, plural, n, params) {
+    var forms = catalogs[lang] && catalogs[lang][singular];
+    var s = Array.isArray(forms) ? forms[n === 1 ? 0 : 1] : (n === 1 ? singular : plural);
+    return s.replace(/\{(\w+)\}/g, function (m, k) {
+      return params && Object.prototype.hasOwnProperty.call(params, k) ? String(params[k]) : m;
+    });
+  }
+  var ATTRS = ["title", "placeholder", "aria-label", "alt"];
+  function translateStatic() {
+    document.documentElement.setAttribute("lang", lang);
+    Array.prototype.forEach.call(document.querySelectorAll("[data-i18n]"), function (e) {
+      e.textContent = t(e.getAttribute("data-i18n"));
+    });
+    ATTRS.forEach(function (a) {
+      Array.prototype.forEach.call(document.querySelectorAll("[data-i18n-" + a + "]"), function (e) {
+        e.setAttribute(a, t(e.getAttribute("data-i18n-" + a)));
+      });
+    });
+    var pick = document.getElementById("lang");
+    if (pick && pick.value !== lang) { pick.value = lang; }
+  }
+  function setLanguage(want) {
+    var ready = catalogs[want] ? Promise.resolve(catalogs[want]) :
+      fetch("/api/i18n/" + encodeURIComponent(want), { credentials: "same-origin" }).then(function (r) {
+        if (!r.ok) { throw new Error("no catalog"); }
+        return r.json();
+      });
+    return ready.then(function (cat) {
+      catalogs[want] = cat;
+      lang = want;
+      translateStatic();
+      if (state) { render(state); }
+      shareLabel();
+      hooks.forEach(function (fn) { fn(lang); });
+    }).catch(function () { /* keep the language shown */ });
+  }
 
   Array.prototype.forEach.call(document.querySelectorAll("[data-cell]"), function (g) {
     cells[g.getAttribute("data-cell")] = g;
@@ -81,8 +131,8 @@
       pile.appendChild(el("text", { "class": "height", x: 0, y: (base - (n - 1) * step + R * 0.12).toFixed(2),
         fill: top === "b" || top === "r" ? "#fff" : "#111" }, String(n)));
     }
-    var title = el("title", {}, g.getAttribute("data-cell") + ": " + n + (n === 1 ? " piece " : " pieces ") +
-      "(bottom to top " + stack.split("").join(" ") + ")");
+    var title = el("title", {}, g.getAttribute("data-cell") + ": " + tn("{n} piece (bottom to top {pieces})",
+      "{n} pieces (bottom to top {pieces})", n, { n: n, pieces: stack.split("").join(" ") }));
     pile.appendChild(title);
   }
 
@@ -92,13 +142,13 @@
     if (!shownNow) { return; }
     var last = shownNow.last_move;
     if (last && last.to && pos[last.to]) {
-      var t = pos[last.to];
+      var at = pos[last.to];
       if (last.from && pos[last.from]) {
         var f = pos[last.from];
-        marks.appendChild(el("line", { "class": "arrow", x1: f[0], y1: f[1], x2: t[0], y2: t[1] }));
+        marks.appendChild(el("line", { "class": "arrow", x1: f[0], y1: f[1], x2: at[0], y2: at[1] }));
         marks.appendChild(el("circle", { "class": "from", cx: f[0], cy: f[1], r: R * 0.22 }));
       }
-      marks.appendChild(el("circle", { "class": "to", cx: t[0], cy: t[1], r: R * 0.84 }));
+      marks.appendChild(el("circle", { "class": "to", cx: at[0], cy: at[1], r: R * 0.84 }));
     }
     var removed = shownNow.removed || {};
     Object.keys(removed).forEach(function (name) {
@@ -107,7 +157,7 @@
       var g = el("g", { "class": "removed", transform: "translate(" + p[0] + " " + p[1] + ")" });
       g.appendChild(el("circle", { r: R * 0.55 }));
       g.appendChild(el("path", { d: "M-8,-8L8,8M8,-8L-8,8" }));
-      g.appendChild(el("title", {}, name + ": removed " + removed[name]));
+      g.appendChild(el("title", {}, name + ": " + t("removed {pieces}", { pieces: removed[name] })));
       marks.appendChild(g);
     });
     var best = shownNow.best;  // the engine's best action in a reviewed position
@@ -120,7 +170,7 @@
         bg.appendChild(el("circle", { "class": "best-from", cx: bf[0], cy: bf[1], r: R * 0.3 }));
       }
       bg.appendChild(el("circle", { "class": "best-to", cx: bt[0], cy: bt[1], r: R * 0.7 }));
-      bg.appendChild(el("title", {}, "the engine's best: " + best.action));
+      bg.appendChild(el("title", {}, t("the engine's best: {action}", { action: best.action })));
       marks.appendChild(bg);
     }
   }
@@ -164,32 +214,38 @@
     while (list.children.length > actions.length) { list.removeChild(list.lastChild); }
     list.scrollTop = list.scrollHeight;  // the newest action in view (the list scrolls itself)
     var players = s.players || {};
-    text("name-w", players.white || "White");
-    text("name-b", players.black || "Black");
+    text("name-w", players.white || t("White"));
+    text("name-b", players.black || t("Black"));
     var score = s.score || {};
     text("score-w", String(score.white || 0));
     text("score-b", String(score.black || 0));
     var turn;
+    var english;
     if (s.phase === "over") {
-      turn = "Game over";
+      english = "Game over";
     } else if (s.phase === "placing") {
-      turn = SIDE[s.turn] + " to place " + (s.piece_to_place === "r" ? "a DVONN piece" : "a piece");
+      english = SIDE[s.turn] + " to place " + (s.piece_to_place === "r" ? "a DVONN piece" : "a piece");
     } else {
-      turn = SIDE[s.turn] + " to move";
+      english = SIDE[s.turn] + " to move";
     }
+    turn = english === "Game over" ? t("Game over") : t(english);
     text("turn", turn);
-    // the message without what the header and the result line already say
-    var message = (s.message || "").split(" | ").filter(function (part) {
-      return part !== turn && !(s.winner && part.indexOf("game over") === 0);
+    // the message without what the header and the result line already say (the parts are
+    // the same in the English message and in the page's language)
+    var parts = (s.message || "").split(" | ");
+    var shownParts = ((s.messages && s.messages[lang]) || s.message || "").split(" | ");
+    if (shownParts.length !== parts.length) { shownParts = parts; }
+    var message = shownParts.filter(function (part, i) {
+      return parts[i] !== english && !(s.winner && parts[i].indexOf("game over") === 0);
     }).join(" | ");
     document.body.setAttribute("data-turn", s.phase === "over" ? "" : s.turn);
     text("message", message);
     var result = document.getElementById("result");
     if (s.winner) {
       var w = score.white || 0, b = score.black || 0;
-      result.textContent = s.winner === "tie" ? "Tie, " + w + " to " + b :
-        (s.winner === "w" ? (players.white || "White") : (players.black || "Black")) +
-        " wins, " + Math.max(w, b) + " to " + Math.min(w, b);
+      result.textContent = s.winner === "tie" ? t("Tie, {w} to {b}", { w: w, b: b }) :
+        t("{name} wins, {high} to {low}", { name: s.winner === "w" ? (players.white || t("White")) :
+          (players.black || t("Black")), high: Math.max(w, b), low: Math.min(w, b) });
       result.hidden = false;
     } else {
       result.hidden = true;
@@ -242,10 +298,10 @@
     queue = queue.then(function () {
       return send(path).then(function (r) {
         return r.json().then(function (body) {
-          notice(r.ok ? "" : (body.detail || ("refused (" + r.status + ")")));
+          notice(r.ok ? "" : (body.detail ? t(body.detail) : t("refused ({code})", { code: r.status })));
           return body;
         });
-      }).catch(function () { notice("the table did not answer"); });
+      }).catch(function () { notice(t("the table did not answer")); });
     });
     return queue;
   }
@@ -258,7 +314,7 @@
     Array.prototype.forEach.call(document.querySelectorAll("[data-control]"), function (b) {
       b.addEventListener("click", function () {
         var name = b.getAttribute("data-control");
-        if (name === "new" && !window.confirm("Start a new game? This one is closed.")) { return; }
+        if (name === "new" && !window.confirm(t("Start a new game? This one is closed."))) { return; }
         if (name === "share") {
           post("/api/control/share?on=" + (info.share_hints ? "0" : "1")).then(function (body) {
             if (body && body.ok) { info.share_hints = body.share_hints; shareLabel(); }
@@ -306,20 +362,21 @@
         seat: document.getElementById("pair-seat").value,
         name: document.getElementById("pair-name").value }).then(function (r) {
         return r.json().then(function (body) {
-          if (r.ok) { window.location.replace("/"); } else { notice(body.detail || "refused"); }
+          if (r.ok) { window.location.replace("/"); } else { notice(body.detail ? t(body.detail) : t("refused")); }
         });
-      }).catch(function () { notice("the table did not answer"); });
+      }).catch(function () { notice(t("the table did not answer")); });
     });
     document.getElementById("pair-request").addEventListener("click", function () {
       send("/api/pair/request").then(function (r) { return r.json(); }).then(function (body) {
-        notice(body.detail || "");
-      }).catch(function () { notice("the table did not answer"); });
+        notice(body.detail ? t(body.detail) : "");
+      }).catch(function () { notice(t("the table did not answer")); });
     });
   }
-  function ago(t) {
-    var s = Math.max(0, Math.round(Date.now() / 1000 - t));
-    return s < 90 ? "just now" : s < 5400 ? Math.round(s / 60) + " min ago" :
-      s < 129600 ? Math.round(s / 3600) + " h ago" : Math.round(s / 86400) + " days ago";
+  function ago(when) {
+    var s = Math.max(0, Math.round(Date.now() / 1000 - when));
+    return s < 90 ? t("just now") : s < 5400 ? t("{n} min ago", { n: Math.round(s / 60) }) :
+      s < 129600 ? t("{n} h ago", { n: Math.round(s / 3600) }) :
+      t("{n} days ago", { n: Math.round(s / 86400) });
   }
   function devices() {
     var box = document.getElementById("devices"), list = document.getElementById("device-list");
@@ -331,12 +388,12 @@
       body.devices.forEach(function (d) {
         var li = document.createElement("li");
         li.setAttribute("data-device", d.id);
-        li.textContent = d.name + (d["this"] ? " (this phone)" : "") + " · " + d.seat +
-          " · seen " + ago(d.last_seen) + " ";
+        li.textContent = d.name + (d["this"] ? " " + t("(this phone)") : "") + " · " +
+          ({ both: t("both"), white: t("white"), black: t("black") }[d.seat] || d.seat) + " · " + t("seen {when}", { when: ago(d.last_seen) }) + " ";
         var b = document.createElement("button");
         b.type = "button";
         b.className = "revoke";
-        b.textContent = d["this"] ? "Forget this phone" : "Revoke";
+        b.textContent = d["this"] ? t("Forget this phone") : t("Revoke");
         b.addEventListener("click", function () {
           send("/api/devices/" + encodeURIComponent(d.id) + "/revoke").then(function (r) {
             if (d["this"] && r.ok) { window.location.replace("/"); } else { devices(); }
@@ -345,20 +402,22 @@
         li.appendChild(b);
         list.appendChild(li);
       });
-    }).catch(function () { notice("the table did not answer"); });
+    }).catch(function () { notice(t("the table did not answer")); });
     var another = document.getElementById("pair-another");
     another.hidden = info.seat !== "both";
     another.onclick = function () {
       send("/api/pair/request").then(function (r) { return r.json(); }).then(function (body) {
         var shown = document.getElementById("pair-another-code");
-        shown.textContent = body.code ? "Code for another phone: " + body.code : body.detail;
+        shown.textContent = body.code ? t("Code for another phone: {code}", { code: body.code }) :
+          t(body.detail || "");
         shown.hidden = false;
       });
     };
   }
   function shareLabel() {
     var b = document.getElementById("share");
-    b.textContent = info.share_hints ? "Hide hints from spectators" : "Share hints with spectators";
+    b.textContent = info.share_hints ? t("Hide hints from spectators") :
+      t("Share hints with spectators");
   }
   shareLabel();
 
@@ -382,9 +441,22 @@
     paint(s.stacks || {}, view ? {} : s.roles || {}, view ? [] : s.blink);
   }
 
-  window.dvonn = { state: null, post: post, show: show, info: info };
+  window.dvonn = { state: null, post: post, show: show, info: info, t: t, tn: tn,
+    language: function () { return lang; }, setLanguage: setLanguage,
+    onLanguage: function (fn) { hooks.push(fn); } };
   window.addEventListener("resize", layout);
   layout();
   if (cfg.state) { render(cfg.state); }
+  var pick = document.getElementById("lang");
+  pick.value = lang;
+  pick.addEventListener("change", function () {
+    try { window.localStorage.setItem("dvonn-lang", pick.value); } catch (e) { /* private mode */ }
+    setLanguage(pick.value);
+  });
+  var saved = null;
+  try { saved = window.localStorage.getItem("dvonn-lang"); } catch (e) { saved = null; }
+  if (saved && saved !== lang && pick.querySelector("option[value='" + saved.replace(/\W/g, "") + "']")) {
+    setLanguage(saved);
+  }
   connect();
 })();

@@ -16,6 +16,7 @@
   var list = document.getElementById("review-actions");
   var data = null, step = 0, gameId = null, timer = null, scale = 1;
   var SIDE = { w: "White", b: "Black" };
+  var t = dv.t, tn = dv.tn;
 
   function el(tag, attrs, content) {
     var e = document.createElementNS(SVGNS, tag);
@@ -52,7 +53,7 @@
     var acts = (data.analysis && data.analysis.actions) || [];
     if (!acts.length) {
       graph.appendChild(el("text", { "class": "wait", x: W / 2, y: H / 2 - 6 },
-        data.status === "hidden" ? "the evaluation shows after the game" : "analysing\u2026"));
+        data.status === "hidden" ? t("the evaluation shows after the game") : t("analysing\u2026")));
       return;
     }
     scale = 4;
@@ -108,7 +109,7 @@
       li.setAttribute("data-mark", mark);
       li.className = mark === "??" ? "blunder" : mark === "?" ? "mistake" : "";
       li.title = a ? pieces(a.before) + " \u2192 " + pieces(a.after) +
-        (a.loss ? ", lost " + a.loss.toFixed(1) + " against " + a.best : "") : "";
+        (a.loss ? ", " + t("lost {loss} against {best}", { loss: a.loss.toFixed(1), best: a.best }) : "") : "";
     });
   }
 
@@ -126,22 +127,24 @@
     var note = [];
     var played = reviewed(step);
     if (step > 0) {
-      var who = SIDE[data.steps[step - 1].turn] || "";
+      var who = SIDE[data.steps[step - 1].turn] ? t(SIDE[data.steps[step - 1].turn]) : "";
       var line = step + ". " + who + " " + data.actions[step - 1] + (played ? played.mark : "");
       if (played) {
         line += ": " + pieces(played.before) + " \u2192 " + pieces(played.after);
-        if (played.forced) { line += " (forced)"; } else if (played.loss) {
-          line += ", lost " + played.loss.toFixed(1) + " pieces; the engine's best: " + played.best;
-        } else if (played.best === played.action) { line += " (the engine's choice too)"; }
+        if (played.forced) { line += " " + t("(forced)"); } else if (played.loss) {
+          line += ", " + t("lost {loss} pieces; the engine's best: {best}",
+            { loss: played.loss.toFixed(1), best: played.best });
+        } else if (played.best === played.action) { line += " " + t("(the engine's choice too)"); }
       }
       note.push(line);
     }
     if (best) {
-      note.push("Best here: " + best.action + (here.best_cuts.length ? " (cuts off " +
-        here.best_cuts.join(" ") + ")" : ""));
+      note.push(here.best_cuts.length ? t("Best here: {action} (cuts off {cells})",
+        { action: best.action, cells: here.best_cuts.join(" ") }) :
+        t("Best here: {action}", { action: best.action }));
     }
-    note.push("White " + s.score.white + " \u00b7 Black " + s.score.black +
-      (s.phase === "over" ? " \u00b7 game over" : ""));
+    note.push(t("White {w} \u00b7 Black {b}", { w: s.score.white, b: s.score.black }) +
+      (s.phase === "over" ? " \u00b7 " + t("game over") : ""));
     text("review-note", note.join(" | "));
     Array.prototype.forEach.call(list.children, function (li, k) {
       li.classList.toggle("current", k + 1 === step);
@@ -176,12 +179,12 @@
   var touch = null;  // a swipe over the board: right for back, left for on
   var wrap = document.querySelector(".board-wrap");
   wrap.addEventListener("touchstart", function (ev) {
-    var t = ev.changedTouches[0];
-    touch = panel.hidden ? null : [t.clientX, t.clientY];
+    var tc = ev.changedTouches[0];
+    touch = panel.hidden ? null : [tc.clientX, tc.clientY];
   }, { passive: true });
   wrap.addEventListener("touchend", function (ev) {
     if (!touch) { return; }
-    var t = ev.changedTouches[0], dx = t.clientX - touch[0], dy = t.clientY - touch[1];
+    var tc = ev.changedTouches[0], dx = tc.clientX - touch[0], dy = tc.clientY - touch[1];
     touch = null;
     if (Math.abs(dx) > 40 && Math.abs(dx) > 1.5 * Math.abs(dy)) { go(dx < 0 ? "next" : "prev"); }
   }, { passive: true });
@@ -198,8 +201,8 @@
     panel.setAttribute("data-game", gameId);
     panel.setAttribute("data-status", "loading");
     document.body.classList.add("reviewing");
-    text("review-title", "Review");
-    status("loading\u2026");
+    text("review-title", t("Review"));
+    status(t("loading\u2026"));
     if (window.history.replaceState) { window.history.replaceState(null, "", "#review=" + gameId); }
     load(gameId, fallback);
   }
@@ -212,27 +215,30 @@
       if (!res.ok) {
         if (fallback && res.code === 404) { open(fallback); return; }
         panel.setAttribute("data-status", "failed");
-        status(res.body.detail || "this game cannot be reviewed (" + res.code + ")");
+        status(res.body.detail ? t(res.body.detail) :
+          t("this game cannot be reviewed ({code})", { code: res.code }));
         return;
       }
       var b = res.body, fresh = !data;
       data = b;
       panel.setAttribute("data-status", b.status);
-      text("review-title", (b.white || "White") + " vs " + (b.black || "Black") +
-        (b.result ? " \u00b7 " + b.result : b.live ? " \u00b7 on the table" : ""));
+      text("review-title", t("{white} vs {black}", { white: b.white || t("White"),
+        black: b.black || t("Black") }) + (b.result ? " \u00b7 " + b.result : b.live ? " \u00b7 " +
+        t("on the table") : ""));
       if (fresh) { buildList(); } else { markList(); }
       drawGraph();
       showStep(step);
       var p = b.progress || { done: 0, total: 0 };
       var waiting = b.status === "analysing" || b.status === "queued" || b.status === "busy";
-      status(b.status === "done" ? "Evaluation in pieces, + when White is ahead; ? lost " +
-        b.analysis.marks["?"] + " or more, ?? " + b.analysis.marks["??"] + " or more" +
-        (b.analysis.complete ? "" : " (the analysis was cut short)") :
-        b.status === "analysing" ? "The engine is analysing: " + p.done + " of " + p.total + " actions\u2026" :
-        b.detail || (b.status === "queued" ? "waiting for the engine\u2026" : ""));
+      status(b.status === "done" ? t("Evaluation in pieces, + when White is ahead; ? lost {mistake} " +
+        "or more, ?? {blunder} or more", { mistake: b.analysis.marks["?"], blunder: b.analysis.marks["??"] }) +
+        (b.analysis.complete ? "" : " " + t("(the analysis was cut short)")) :
+        b.status === "analysing" ? t("The engine is analysing: {done} of {total} actions\u2026",
+          { done: p.done, total: p.total }) :
+        b.detail ? t(b.detail) : (b.status === "queued" ? t("waiting for the engine\u2026") : ""));
       if (waiting) { timer = setTimeout(function () { load(id); }, 1000); }
     }).catch(function () {
-      if (id === gameId) { status("the table did not answer"); timer = setTimeout(function () { load(id); }, 3000); }
+      if (id === gameId) { status(t("the table did not answer")); timer = setTimeout(function () { load(id); }, 3000); }
     });
   }
   function close(quiet) {
@@ -261,27 +267,35 @@
       while (ul.firstChild) { ul.removeChild(ul.firstChild); }
       var games = body.games || [];
       note.hidden = !!games.length;
-      note.textContent = body.journal ? "no games in the journal yet" :
-        "this table keeps no journal: only the game on the table can be reviewed";
+      note.textContent = body.journal ? t("no games in the journal yet") :
+        t("this table keeps no journal: only the game on the table can be reviewed");
       var rows = games.length ? games : [{ id: "live", white: "", black: "", live: true, actions: null }];
       rows.forEach(function (g) {
         var li = document.createElement("li");
         li.setAttribute("data-game", String(g.id));
         var b = document.createElement("button");
         b.type = "button";
-        b.textContent = "Review";
+        b.textContent = t("Review");
         b.addEventListener("click", function () { open(g.id); });
-        li.textContent = g.id === "live" ? "The game on the table " :
-          "#" + g.id + " " + (g.white || "White") + " vs " + (g.black || "Black") + " \u00b7 " +
-          (g.result || (g.live ? "on the table" : "unfinished")) + " \u00b7 " + g.actions + " actions" +
+        li.textContent = g.id === "live" ? t("The game on the table") + " " :
+          "#" + g.id + " " + t("{white} vs {black}", { white: g.white || t("White"),
+            black: g.black || t("Black") }) + " \u00b7 " +
+          (g.result || (g.live ? t("on the table") : t("unfinished"))) + " \u00b7 " +
+          tn("{n} action", "{n} actions", g.actions, { n: g.actions }) +
           (g.started ? " \u00b7 " + String(g.started).slice(0, 10) : "") + " ";
         li.appendChild(b);
         ul.appendChild(li);
       });
       ul.hidden = false;
-    }).catch(function () { note.hidden = false; note.textContent = "the table did not answer"; });
+    }).catch(function () { note.hidden = false; note.textContent = t("the table did not answer"); });
   });
 
+  dv.onLanguage(function () {  // the page's switch: redraw what is open in the new words
+    if (!data) { return; }
+    markList();
+    drawGraph();
+    showStep(step);
+  });
   dv.review = { open: open, close: function () { close(false); }, go: go };
   var m = /^#review=(\w+)$/.exec(window.location.hash || "");
   if (m) { open(m[1]); }
