@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import IO, TYPE_CHECKING, Any
 
+from controller.i18n import Msg, config_error
 from controller.runner import PlacementTeacher
 from controller.sensorlog import SensorLogError, parse_button, parse_object, read_lines
 from controller.table.session import TableController
-from engine.errors import ConfigError
 from hardware.clock import FakeClock
 from hardware.events import ButtonEvent, SensorEvent, SnapshotEvent
 
@@ -107,16 +107,18 @@ class Recording:
         try:
             data = (self.folder / frame.image).read_bytes()
         except OSError as exc:
-            raise RecordingError(f"{where}: cannot read image {frame.image!r}: "
-                                 f"{exc.strerror or exc}") from None
+            raise RecordingError(Msg("{where}: cannot read image {image!r}: {value}",
+                                     where=where, image=frame.image,
+                                     value=exc.strerror or exc)) from None
         if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-256:]:
             # OpenCV versions differ: some decode a truncated JPEG with grey filler
-            raise RecordingError(f"{where}: image {frame.image!r} is cut short "
-                                 "(no JPEG end marker)")
+            raise RecordingError(Msg("{where}: image {image!r} is cut short (no JPEG end marker)",
+                                     where=where, image=frame.image))
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
         if image is None:
-            raise RecordingError(f"{where}: image {frame.image!r} cannot be decoded "
-                                 "(not an image OpenCV can read)")
+            raise RecordingError(Msg("{where}: image {image!r} cannot be decoded (not an image "
+                                     "OpenCV can read)",
+                                     where=where, image=frame.image))
         return image
 
 
@@ -126,10 +128,11 @@ def locate(path: str | Path) -> tuple[Path, Path]:
     p = Path(path)
     if p.is_dir():
         if not (p / FRAMES).is_file():
-            raise RecordingError(f"{p}: no {FRAMES} (not a camera recording)")
+            raise RecordingError(Msg("{p}: no {FRAMES} (not a camera recording)",
+                                     p=p, FRAMES=FRAMES))
         return p, p / FRAMES
     if not p.exists():
-        raise RecordingError(f"{p}: does not exist")
+        raise RecordingError(Msg("{p}: does not exist", p=p))
     return p.parent, p
 
 
@@ -170,8 +173,8 @@ def read_recording(path: str | Path, warn: Callable[[str], object] | None = None
         if "image" in obj:
             other = [k for k in ("button", "long", "cells", "polarity") if k in obj]
             if other:
-                raise RecordingError(f"{where}: an 'image' line cannot have "
-                                     f"{', '.join(repr(k) for k in other)}")
+                raise RecordingError(Msg("{where}: an 'image' line cannot have {value}",
+                                         where=where, value=', '.join(repr(k) for k in other)))
             image = obj["image"]
             if image not in checked:
                 _check_image(image, folder, inside, where)
@@ -180,13 +183,14 @@ def read_recording(path: str | Path, warn: Callable[[str], object] | None = None
         if "button" in obj:
             other = [k for k in ("cells", "polarity") if k in obj]
             if other:
-                raise RecordingError(f"{where}: a 'button' line cannot have "
-                                     f"{', '.join(repr(k) for k in other)}")
+                raise RecordingError(Msg("{where}: a 'button' line cannot have {value}",
+                                         where=where, value=', '.join(repr(k) for k in other)))
             return Press(parse_button(obj, t, where), number)
         if "cells" in obj:
-            raise RecordingError(f"{where}: 'cells' belongs in a sensor log; a camera "
-                                 "recording has 'image' and 'button' lines")
-        raise RecordingError(f"{where}: needs 'image' or 'button'")
+            raise RecordingError(Msg("{where}: 'cells' belongs in a sensor log; a camera "
+                                     "recording has 'image' and 'button' lines",
+                                     where=where))
+        raise RecordingError(Msg("{where}: needs 'image' or 'button'", where=where))
 
     try:
         entries = read_lines(file, parse, warn, what="camera recording", name=name)
@@ -196,32 +200,39 @@ def read_recording(path: str | Path, warn: Callable[[str], object] | None = None
         raise RecordingError(str(exc)) from None
     recording = Recording(folder, file, name, entries)
     if not recording.frames:
-        raise RecordingError(f"{name}: the camera recording holds no frames")
+        raise RecordingError(Msg("{name}: the camera recording holds no frames", name=name))
     return recording
 
 
 def _check_image(image: object, folder: Path, inside: Path, where: str) -> None:
     """An ``image`` must name an existing file inside the recording's folder."""
     if not isinstance(image, str) or not image.strip() or "\x00" in image:
-        raise RecordingError(f"{where}: 'image' must be a file name relative to the "
-                             f"recording's folder, got {image!r}")
+        raise RecordingError(Msg("{where}: 'image' must be a file name relative to the "
+                                 "recording's folder, got {image!r}",
+                                 where=where, image=image))
     if "\\" in image or PurePosixPath(image).is_absolute() or PureWindowsPath(image).drive:
-        raise RecordingError(f"{where}: image {image!r} must be a path relative to the "
-                             "recording's folder, with '/' between folders")
+        raise RecordingError(Msg("{where}: image {image!r} must be a path relative to the "
+                                 "recording's folder, with '/' between folders",
+                                 where=where, image=image))
     if ".." in PurePosixPath(image).parts:
-        raise RecordingError(f"{where}: image {image!r} must stay inside the recording's "
-                             "folder (no '..')")
+        raise RecordingError(Msg("{where}: image {image!r} must stay inside the recording's "
+                                 "folder (no '..')",
+                                 where=where, image=image))
     target = folder / image
     try:
         resolved = target.resolve()
     except (OSError, RuntimeError) as exc:  # a symlink loop
-        raise RecordingError(f"{where}: image {image!r} cannot be resolved: {exc}") from None
+        raise RecordingError(Msg("{where}: image {image!r} cannot be resolved: {exc}",
+                                 where=where, image=image, exc=exc)) from None
     if not resolved.is_relative_to(inside):
-        raise RecordingError(f"{where}: image {image!r} leads outside the recording's folder")
+        raise RecordingError(Msg("{where}: image {image!r} leads outside the recording's folder",
+                                 where=where, image=image))
     if not target.exists():
-        raise RecordingError(f"{where}: image {image!r} does not exist")
+        raise RecordingError(Msg("{where}: image {image!r} does not exist",
+                                 where=where, image=image))
     if not target.is_file():
-        raise RecordingError(f"{where}: image {image!r} is not a file")
+        raise RecordingError(Msg("{where}: image {image!r} is not a file",
+                                 where=where, image=image))
 
 
 # ----------------------------------------------------------------------- replay
@@ -290,12 +301,13 @@ def reader_from_camera(section: Mapping[str, Any], calibration: Calibration | No
     for key in section:
         if key not in CAMERA_KEYS:
             known = ", ".join(sorted(CAMERA_KEYS))
-            raise ConfigError(f"camera.{key}", f"unknown key; known: {known}")
+            raise config_error(f"camera.{key}", Msg("unknown key; known: {known}", known=known))
     geometry = BoardGeometry.from_config(section) if GEOMETRY_KEYS & set(section) else None
     path = section.get("calibration")
     if calibration is None and path is not None:
         if not isinstance(path, str) or not path:
-            raise ConfigError("camera.calibration", f"must be a file path, got {path!r}")
+            raise config_error("camera.calibration",
+                               Msg("must be a file path, got {path!r}", path=path))
         calibration = Calibration.load(path)
     return BoardReader(geometry=geometry, calibration=calibration)
 
@@ -308,19 +320,24 @@ def check_record_folder(folder: str | Path, *, force: bool = False,
     p = Path(folder).expanduser()
     where = f"{option} {folder}"
     if p.exists() and not p.is_dir():
-        raise RecordingError(f"{where}: is a file; a camera table records into a folder")
+        raise RecordingError(Msg("{where}: is a file; a camera table records into a folder",
+                                 where=where))
     if p.is_dir():
         if any(p.iterdir()) and not force:
-            raise RecordingError(f"{where}: the folder is not empty; pass --force to record "
-                                 "over the recording in it")
+            raise RecordingError(Msg("{where}: the folder is not empty; pass --force to record "
+                                     "over the recording in it",
+                                     where=where))
         if not os.access(p, os.W_OK | os.X_OK):
-            raise RecordingError(f"{where}: the folder is not writable by this user")
+            raise RecordingError(Msg("{where}: the folder is not writable by this user",
+                                     where=where))
         return
     parent = p.absolute().parent
     if not parent.is_dir():
-        raise RecordingError(f"{where}: the folder {parent} does not exist")
+        raise RecordingError(Msg("{where}: the folder {parent} does not exist",
+                                 where=where, parent=parent))
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise RecordingError(f"{where}: the folder {parent} is not writable by this user")
+        raise RecordingError(Msg("{where}: the folder {parent} is not writable by this user",
+                                 where=where, parent=parent))
 
 
 class RecordingWriter:
@@ -339,10 +356,12 @@ class RecordingWriter:
                  quality: int = DEFAULT_QUALITY, same_image: float = SAME_IMAGE,
                  force: bool = False, warn: Callable[[str], object] | None = None) -> None:
         if isinstance(quality, bool) or not 1 <= quality <= 100:
-            raise RecordingError(f"JPEG quality must be 1-100, got {quality!r}")
+            raise RecordingError(Msg("JPEG quality must be 1-100, got {quality!r}",
+                                     quality=quality))
         if isinstance(max_bytes, bool) or max_bytes <= 0:
-            raise RecordingError(f"the size limit must be a positive number of bytes, "
-                                 f"got {max_bytes!r}")
+            raise RecordingError(Msg("the size limit must be a positive number of bytes, got "
+                                     "{max_bytes!r}",
+                                     max_bytes=max_bytes))
         check_record_folder(folder, force=force)
         self.folder = Path(folder).expanduser()
         self.max_bytes = max_bytes
@@ -387,7 +406,8 @@ class RecordingWriter:
             return
         ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, self.quality])
         if not ok:
-            raise RecordingError(f"{self.folder}: cannot encode frame {self.frames} as JPEG")
+            raise RecordingError(Msg("{folder}: cannot encode frame {frames} as JPEG",
+                                     folder=self.folder, frames=self.frames))
         name = IMAGE_NAME.format(self.frames)
         if self._emit(_line({"t": t, "image": name}), name, jpeg.tobytes()):
             self._stored, self._thumb = name, thumb

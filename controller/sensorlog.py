@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any, Protocol, TypeVar
 
+from controller.i18n import Msg
 from controller.table.expected import has_colours
 from controller.table.session import TableController
 from engine.errors import DvonnError
@@ -50,24 +51,26 @@ def parse_line(text: str, where: str = "") -> LogEvent:
     prefix = f"{where}: " if where else ""
     obj, t = parse_object(text, where)
     if "cells" in obj and "button" in obj:
-        raise SensorLogError(f"{prefix}has both 'cells' and 'button'")
+        raise SensorLogError(Msg("{prefix}has both 'cells' and 'button'", prefix=prefix))
     if "cells" in obj:
         cells = obj["cells"]
         if not isinstance(cells, str):
-            raise SensorLogError(f"{prefix}'cells' must be a string, got {cells!r}")
+            raise SensorLogError(Msg("{prefix}'cells' must be a string, got {cells!r}",
+                                     prefix=prefix, cells=cells))
         try:
             check_snapshot(cells)
         except SnapshotError as exc:
-            raise SensorLogError(f"{prefix}{exc}") from None
+            raise SensorLogError(Msg("{prefix}{exc}", prefix=prefix, exc=exc)) from None
         polarity = obj.get("polarity", "")
         if not isinstance(polarity, str) or (polarity and (
                 len(polarity) != len(cells) or set(polarity) - set(".ns?"))):
-            raise SensorLogError(f"{prefix}'polarity' must be 49 characters of '.', 'n', 's', "
-                                 f"'?', got {polarity!r}")
+            raise SensorLogError(Msg("{prefix}'polarity' must be 49 characters of '.', 'n', 's', "
+                                     "'?', got {polarity!r}",
+                                     prefix=prefix, polarity=polarity))
         return SnapshotEvent(t, cells, polarity)
     if "button" in obj:
         return parse_button(obj, t, where)
-    raise SensorLogError(f"{prefix}needs 'cells' or 'button'")
+    raise SensorLogError(Msg("{prefix}needs 'cells' or 'button'", prefix=prefix))
 
 
 def parse_object(text: str, where: str = "") -> tuple[dict[str, Any], float]:
@@ -79,14 +82,16 @@ def parse_object(text: str, where: str = "") -> tuple[dict[str, Any], float]:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         at = "" if exc.msg.endswith(" at") else " at"  # json's message may end in 'at'
-        raise SensorLogError(f"{prefix}bad JSON: {exc.msg}{at} column {exc.colno}") from None
+        raise SensorLogError(Msg("{prefix}bad JSON: {msg}{at} column {colno}",
+                                 prefix=prefix, msg=exc.msg, at=at, colno=exc.colno)) from None
     except RecursionError:
-        raise SensorLogError(f"{prefix}bad JSON: nested too deeply") from None
+        raise SensorLogError(Msg("{prefix}bad JSON: nested too deeply", prefix=prefix)) from None
     if not isinstance(obj, dict):
-        raise SensorLogError(f"{prefix}expected a JSON object, got {type(obj).__name__}")
+        raise SensorLogError(Msg("{prefix}expected a JSON object, got {name__}",
+                                 prefix=prefix, name__=type(obj).__name__))
     t = obj.get("t")
     if isinstance(t, bool) or not isinstance(t, int | float) or not _finite(t):
-        raise SensorLogError(f"{prefix}missing or bad 't' (seconds): {t!r}")
+        raise SensorLogError(Msg("{prefix}missing or bad 't' (seconds): {t!r}", prefix=prefix, t=t))
     return obj, float(t)
 
 
@@ -95,10 +100,12 @@ def parse_button(obj: dict[str, Any], t: float, where: str = "") -> ButtonEvent:
     prefix = f"{where}: " if where else ""
     button = obj["button"]
     if button not in BUTTONS:
-        raise SensorLogError(f"{prefix}unknown button {button!r} (one of {', '.join(BUTTONS)})")
+        raise SensorLogError(Msg("{prefix}unknown button {button!r} (one of {value})",
+                                 prefix=prefix, button=button, value=', '.join(BUTTONS)))
     long = obj.get("long", False)
     if not isinstance(long, bool):
-        raise SensorLogError(f"{prefix}'long' must be true or false, got {long!r}")
+        raise SensorLogError(Msg("{prefix}'long' must be true or false, got {long!r}",
+                                 prefix=prefix, long=long))
     return ButtonEvent(t, str(button), long)
 
 
@@ -135,13 +142,15 @@ def read_lines(path: str | Path, parse: Callable[[str, str, int], T],
     try:
         data = p.read_bytes()
     except OSError as exc:
-        raise SensorLogError(f"{label}: cannot read the {what}: {exc}") from None
+        raise SensorLogError(Msg("{label}: cannot read the {what}: {exc}",
+                                 label=label, what=what, exc=exc)) from None
     lines = data.split(b"\n")
     tail = lines.pop() if lines else b""  # after the last newline: a line cut short, if any
     try:
         text = [line.decode("utf-8") for line in lines]
     except UnicodeDecodeError as exc:
-        raise SensorLogError(f"{label}: cannot read the {what}: {exc}") from None
+        raise SensorLogError(Msg("{label}: cannot read the {what}: {exc}",
+                                 label=label, what=what, exc=exc)) from None
     events = parse_timed_lines(text, label, parse)
     if tail.strip():
         number = len(lines) + 1
@@ -150,14 +159,14 @@ def read_lines(path: str | Path, parse: Callable[[str, str, int], T],
             # complete JSON, or nothing before it to keep: its fault is the error to report
             last = parse(tail.decode("utf-8", "replace"), where, number)
             if events and last.t < events[-1].t:
-                raise SensorLogError(f"{where}: t {last.t} is before the previous "
-                                     f"line's t {events[-1].t}")
+                raise SensorLogError(Msg("{where}: t {t} is before the previous line's t {t2}",
+                                         where=where, t=last.t, t2=events[-1].t))
             events.append(last)
         else:
             (warn or _stderr)(f"{label}: {_short(what)} ends in a partial line at line {number} "
                               "(ignored)")
     if not events:
-        raise SensorLogError(f"{label}: the {what} holds no events")
+        raise SensorLogError(Msg("{label}: the {what} holds no events", label=label, what=what))
     return events
 
 
@@ -196,7 +205,8 @@ def parse_timed_lines(lines: Iterable[str], name: str,
         where = f"{name} line {number}"
         event = parse(line, where, number)
         if event.t < last:
-            raise SensorLogError(f"{where}: t {event.t} is before the previous line's t {last}")
+            raise SensorLogError(Msg("{where}: t {t} is before the previous line's t {last}",
+                                     where=where, t=event.t, last=last))
         last = event.t
         events.append(event)
     return events

@@ -23,7 +23,8 @@ from collections.abc import Iterator, Sequence
 from types import FrameType
 from typing import NoReturn
 
-from controller.i18n import _, language_from_env, set_language
+from controller.i18n import _, error_text, language_from_env, set_language
+from controller.i18n.argparse_words import install as install_argparse_words
 from engine.errors import DvonnError
 
 #: The longest error line printed (a message quoting a huge input is cut, never flooded).
@@ -73,7 +74,7 @@ COMMAND_MODULES = (
 def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(
         prog="dvonn-board",
-        description="A smart DVONN table: rules engine, sensing, LEDs, scoring, saved games.",
+        description=_("A smart DVONN table: rules engine, sensing, LEDs, scoring, saved games."),
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
@@ -102,7 +103,8 @@ def default_command() -> str:
 
 def configured_language(path: str | None) -> None:
     """The config's ``[display] language`` when it is not 'auto' (a config the command
-    cannot read is left for the command to report)."""
+    cannot read is left for the command to report). Read before the command line is parsed
+    (``config_option``), so argparse's help and errors speak it too."""
     from controller.config.settings import default_config_path, load_config
 
     try:
@@ -113,6 +115,18 @@ def configured_language(path: str | None) -> None:
         return
     if setting != "auto":
         set_language(setting)
+
+
+def config_option(args: Sequence[str]) -> str | None:
+    """The ``--config FILE`` (or ``--config=FILE``) of a command line not parsed yet."""
+    for index, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--config" and index + 1 < len(args):
+            return args[index + 1]
+        if arg.startswith("--config="):
+            return arg.partition("=")[2]
+    return None
 
 
 def _say(prog: str, message: str) -> None:
@@ -140,6 +154,8 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     set_language(language_from_env())  # LANGUAGE, LC_ALL, LC_MESSAGES, LANG (as gettext)
+    configured_language(config_option(args_list))  # before the parser: --help in it too
+    install_argparse_words()
     parser = build_parser()
     if not args_list:
         args_list = [default_command()]
@@ -153,7 +169,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say("dvonn-board", _("no command given (see 'dvonn-board --help')"))
         return 2
     prog = f"dvonn-board {args.command}"
-    configured_language(getattr(args, "config", None))
     try:
         with _sigterm_as_interrupt():
             return int(func(args) or 0)
@@ -161,7 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(exc.prog, _("{error} (see '{prog} --help')").format(error=exc, prog=exc.prog))
         return 2
     except DvonnError as exc:
-        _say(prog, str(exc))
+        _say(prog, error_text(exc))  # the controller's errors in the player's language
         return 2
     except KeyboardInterrupt:
         _say(prog, _("interrupted"))

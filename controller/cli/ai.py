@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.cli.numbers import seconds
+from controller.i18n import Msg, _
 from engine import accel
 from engine.ai import MAX_LEVEL, Engine
 from engine.errors import DvonnError, InvalidMoveError
@@ -28,34 +29,37 @@ from engine.search import score_pieces
 
 def register(sub: Any) -> None:
     """Add engine and match."""
-    p = sub.add_parser("engine", help="the built-in engine over the CodeCup protocol (stdin/out)")
+    p = sub.add_parser(
+        "engine", help=_("the built-in engine over the CodeCup protocol (stdin/out)"))
     p.add_argument("--game-time", type=seconds(above=True), default=None,
-                   help="seconds of thinking for the whole game (CodeCup: 5)")
+                   help=_("seconds of thinking for the whole game (CodeCup: 5)"))
     p.add_argument("--move-time", type=seconds(above=True), default=None,
-                   help="at most this many seconds a move")
+                   help=_("at most this many seconds a move"))
     p.add_argument("--level", type=int, default=MAX_LEVEL,
-                   help=f"1 (beginner) .. {MAX_LEVEL} (full strength, the default)")
-    p.add_argument("--seed", type=int, default=0, help="seed (same seed, same game)")
-    p.add_argument("--quiet", action="store_true", help="no diagnostics on stderr")
+                   help=_("1 (beginner) .. {max} (full strength, the default)").format(
+                       max=MAX_LEVEL))
+    p.add_argument("--seed", type=int, default=0, help=_("seed (same seed, same game)"))
+    p.add_argument("--quiet", action="store_true", help=_("no diagnostics on stderr"))
     p.set_defaults(func=cmd_engine)
 
-    p = sub.add_parser("match", help="play two players against each other")
-    p.add_argument("a", metavar="A", help="ai[:LEVEL], greedy, random or 'cmd:PROGRAM ARGS'")
-    p.add_argument("b", metavar="B", help="the other player, same forms")
-    p.add_argument("--games", type=int, default=2, help="games (colours alternate; default 2)")
+    p = sub.add_parser("match", help=_("play two players against each other"))
+    p.add_argument("a", metavar="A", help=_("ai[:LEVEL], greedy, random or 'cmd:PROGRAM ARGS'"))
+    p.add_argument("b", metavar="B", help=_("the other player, same forms"))
+    p.add_argument("--games", type=int, default=2, help=_("games (colours alternate; default 2)"))
     p.add_argument("--game-time", type=seconds(above=True), default=None,
-                   help="each player's thinking seconds per game")
+                   help=_("each player's thinking seconds per game"))
     p.add_argument("--move-time", type=seconds(above=True), default=None,
-                   help="the built-in engine's seconds per move")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    p.add_argument("--save", metavar="DIR", help="write each game as a Little Golem record")
+                   help=_("the built-in engine's seconds per move"))
+    p.add_argument("--seed", type=int, default=0, help=_("seed of the first game"))
+    p.add_argument("--save", metavar="DIR", help=_("write each game as a Little Golem record"))
     p.set_defaults(func=cmd_match)
 
 
 # ----------------------------------------------------------------------- engine
 def cmd_engine(args: argparse.Namespace) -> int:
     if not 1 <= args.level <= MAX_LEVEL:
-        raise DvonnError(f"--level {args.level}: use 1 (beginner) .. {MAX_LEVEL}")
+        raise DvonnError(Msg("--level {level}: use 1 (beginner) .. {MAX_LEVEL}",
+                             level=args.level, MAX_LEVEL=MAX_LEVEL))
     return run_engine(sys.stdin, sys.stdout, sys.stderr, level=args.level, seed=args.seed,
                       game_time=args.game_time, move_time=args.move_time, quiet=args.quiet)
 
@@ -153,7 +157,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     from controller.players.player import check_spec
 
     if args.games < 1:
-        raise DvonnError(f"--games {args.games}: play at least 1 game")
+        raise DvonnError(Msg("--games {games}: play at least 1 game", games=args.games))
     check_spec(args.a)
     check_spec(args.b)
     save = Path(args.save) if args.save else None

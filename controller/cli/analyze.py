@@ -21,6 +21,7 @@ from controller.cli.games import journal_path, open_journal
 from controller.cli.numbers import seconds
 from controller.cli.recordfile import load_record_path
 from controller.cli.rules import result_line
+from controller.i18n import Msg, _
 from controller.journal.store import JournalError
 from engine.game import Game
 from engine.move import Move
@@ -33,22 +34,24 @@ SIDE = {"w": "W", "b": "B"}
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "analyze", help="the engine's review of a game: scores, best actions, mistakes",
-        description="For every action of a game: the engine's score before and after it (in "
-                    "pieces, + when White is ahead; 'after' is the action played, searched as "
-                    "deep as the best), its best action there and what that would have cut "
-                    "off, the mover's loss against the best, and a mark: '?' for a loss of "
-                    f"{MISTAKE:g} pieces or more, '??' for {BLUNDER:g} or more (never for the "
-                    "engine's own best or a forced action). The time is for the whole game; "
-                    "a progress line goes to stderr; Ctrl-C prints what is done (exit 130).")
+        "analyze", help=_("the engine's review of a game: scores, best actions, mistakes"),
+        description=_("For every action of a game: the engine's score before and after it "
+                      "(in pieces, + when White is ahead; 'after' is the action played, searched "
+                      "as deep as the best), its best action there and what that would have cut "
+                      "off, the mover's loss against the best, and a mark: '?' for a loss of "
+                      "{mistake} pieces or more, '??' for {blunder} or more (never for the "
+                      "engine's own best or a forced action). The time is for the whole game; "
+                      "a progress line goes to stderr; Ctrl-C prints what is done (exit 130).")
+        .format(mistake=f"{MISTAKE:g}", blunder=f"{BLUNDER:g}"))
     p.add_argument("game", metavar="GAME",
-                   help="a journal game id, or a record file (boardspace.net SGF, Little "
-                        "Golem, move list, JSON; '-' for stdin)")
+                   help=_("a journal game id, or a record file (boardspace.net SGF, Little "
+                          "Golem, move list, JSON; '-' for stdin)"))
     p.add_argument("--time", type=seconds(above=True), default=DEFAULT_TIME, metavar="S",
-                   help=f"seconds for the whole game (default {DEFAULT_TIME:g})")
-    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    p.add_argument("--journal", metavar="PATH", help="the games database for a game id")
-    p.add_argument("--config", metavar="FILE", help="config file whose [journal] path to use")
+                   help=_("seconds for the whole game (default {default})").format(
+                       default=f"{DEFAULT_TIME:g}"))
+    p.add_argument("--json", action="store_true", help=_("one JSON object on stdout"))
+    p.add_argument("--journal", metavar="PATH", help=_("the games database for a game id"))
+    p.add_argument("--config", metavar="FILE", help=_("config file whose [journal] path to use"))
     p.set_defaults(func=cmd_analyze)
 
 
@@ -62,8 +65,9 @@ def load_game(args: argparse.Namespace) -> tuple[list[Move], dict[str, str], str
         return list(game.move_stack), facts, record.resigned
     path, named = journal_path(args)
     if not named and not path.exists():
-        raise JournalError(f"no game with id {target} (no journal at {path}) and no file "
-                           f"named {target!r}")
+        raise JournalError(Msg("no game with id {target} (no journal at {path}) and no file named "
+                               "{target!r}",
+                               target=target, path=path))
     with open_journal(args) as journal:
         info = journal.game(int(target))
         actions = journal.actions(info.id)

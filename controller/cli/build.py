@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from controller.i18n import Msg, _
 from engine.errors import DvonnError
 
 PAPERS = ("A4", "A3")
@@ -45,7 +46,8 @@ def cmd_drawings(args: argparse.Namespace) -> int:
         for name, svg in drawings.items():
             (folder / name).write_text(svg, encoding="utf-8")
     except OSError as exc:
-        raise DvonnError(f"cannot write into {str(folder)!r}: {exc.strerror or exc}") from None
+        raise DvonnError(Msg("cannot write into {folder!r}: {value}",
+                             folder=str(folder), value=exc.strerror or exc)) from None
     for name in drawings:
         print(folder / name)
     return 0
@@ -53,9 +55,9 @@ def cmd_drawings(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "drawings", help="write the build drawings (SVG): schematic, Pi wiring, template pages")
+        "drawings", help=_("write the build drawings (SVG): schematic, Pi wiring, template pages"))
     p.add_argument("--out", default="docs/build", metavar="DIR",
-                   help="folder to write into (default docs/build)")
+                   help=_("folder to write into (default docs/build)"))
     p.add_argument("--paper", action="append", choices=PAPERS,
-                   help="template pages for this paper (repeatable; default A4 and A3)")
+                   help=_("template pages for this paper (repeatable; default A4 and A3)"))
     p.set_defaults(func=cmd_drawings)

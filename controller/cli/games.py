@@ -32,6 +32,7 @@ from typing import Any
 from controller.cli.recordfile import display_name, load_record_path
 from controller.cli.rules import result_line
 from controller.config.settings import load_config
+from controller.i18n import Msg, _
 from controller.journal.db import utc_now
 from controller.journal.store import (
     IMPORTED,
@@ -55,32 +56,32 @@ WINNER = {"w": "white", "b": "black", "tie": "tie"}
 
 def register(sub: Any) -> None:
     """Add ``games`` and its sub-commands to the dispatcher's subparsers."""
-    p = sub.add_parser("games", help="list, export or delete saved games",
-                       description="List the saved games, or export or delete one.")
+    p = sub.add_parser("games", help=_("list, export or delete saved games"),
+                       description=_("List the saved games, or export or delete one."))
     _journal_options(p)
     p.set_defaults(func=cmd_list, journal=None, config=None)
     actions = p.add_subparsers(dest="games_command", metavar="ACTION")
 
-    q = actions.add_parser("list", help="list the saved games (the default)")
+    q = actions.add_parser("list", help=_("list the saved games (the default)"))
     _journal_options(q)
     q.set_defaults(func=cmd_list)
 
-    q = actions.add_parser("export", help="write one game as a record")
+    q = actions.add_parser("export", help=_("write one game as a record"))
     _journal_options(q)
     q.add_argument("id", type=_game_id, metavar="ID")
     q.add_argument("--format", choices=FORMATS, default="lg",
-                   help="lg: Little Golem record (default); moves: plain move list; json; "
-                        "sgf: boardspace.net SGF")
-    q.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+                   help=_("lg: Little Golem record (default); moves: plain move list; json; "
+                          "sgf: boardspace.net SGF"))
+    q.add_argument("--out", metavar="FILE", help=_("write to FILE instead of standard output"))
     q.set_defaults(func=cmd_export)
 
-    q = actions.add_parser("import", help="store games from record files (boardspace.net "
-                           "SGF, Little Golem, move list, JSON)")
+    q = actions.add_parser("import", help=_("store games from record files (boardspace.net "
+                             "SGF, Little Golem, move list, JSON)"))
     _journal_options(q)
-    q.add_argument("files", nargs="+", metavar="FILE", help="record files ('-' for stdin)")
+    q.add_argument("files", nargs="+", metavar="FILE", help=_("record files ('-' for stdin)"))
     q.set_defaults(func=cmd_import)
 
-    q = actions.add_parser("delete", help="delete one game for good")
+    q = actions.add_parser("delete", help=_("delete one game for good"))
     _journal_options(q)
     q.add_argument("id", type=_game_id, metavar="ID")
     q.set_defaults(func=cmd_delete)
@@ -98,9 +99,9 @@ def _game_id(text: str) -> int:
 def _journal_options(parser: argparse.ArgumentParser) -> None:
     # Sub-commands take the options too; SUPPRESS keeps a value given before the action.
     parser.add_argument("--journal", metavar="PATH", default=argparse.SUPPRESS,
-                        help="the games database (default: from the config, else the data dir)")
+                        help=_("the games database (default: from the config, else the data dir)"))
     parser.add_argument("--config", metavar="FILE", default=argparse.SUPPRESS,
-                        help="config file whose [journal] path to use")
+                        help=_("config file whose [journal] path to use"))
 
 
 def journal_path(args: argparse.Namespace) -> tuple[Path, bool]:
@@ -115,7 +116,7 @@ def journal_path(args: argparse.Namespace) -> tuple[Path, bool]:
 
 def open_journal(args: argparse.Namespace, *, write: bool = False) -> Journal:
     """The journal, read-only (or as the lock-holding writer when ``write``)."""
-    path, _ = journal_path(args)
+    path, _kind = journal_path(args)
     if write:
         return Journal(path, writer=True)
     return Journal(path, readonly=True)
@@ -150,9 +151,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     records = [(file, *load_record_path(file)) for file in args.files]  # all read first
-    target, _ = journal_path(args)
+    target, _kind = journal_path(args)
     if target.is_file() and target.stat().st_size == 0:
-        raise JournalError(f"journal {target} is an empty file, not a dvonn-board journal")
+        raise JournalError(Msg("journal {target} is an empty file, not a dvonn-board journal",
+                               target=target))
     games = [imported_game(file, record, game) for file, record, game in records]
     with open_journal(args, write=True) as journal:
         ids = journal.import_games(games)
@@ -182,11 +184,12 @@ def imported_game(path: str, record: GameRecord, game: Game) -> NewGame:
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
-    path, _ = journal_path(args)
+    path, _kind = journal_path(args)
     if not path.exists():  # deleting from nothing must not create a journal first
-        raise JournalError(f"no journal at {path} (no games were stored there)")
+        raise JournalError(Msg("no journal at {path} (no games were stored there)", path=path))
     if path.is_file() and path.stat().st_size == 0:
-        raise JournalError(f"journal {path} is an empty file, not a dvonn-board journal")
+        raise JournalError(Msg("journal {path} is an empty file, not a dvonn-board journal",
+                               path=path))
     with open_journal(args, write=True) as journal:
         info = journal.game(args.id)
         journal.delete(args.id)
@@ -269,7 +272,8 @@ def write_atomically(path: Path, text: str) -> None:
     try:
         _write_atomically(path, text)
     except OSError as exc:
-        raise DvonnError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        raise DvonnError(Msg("cannot write {path}: {value}",
+                             path=path, value=exc.strerror or exc)) from exc
 
 
 def _write_atomically(path: Path, text: str) -> None:

@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from controller.cli.numbers import seconds
 from controller.config.settings import default_config_path, load_config
+from controller.i18n import _
 from engine.errors import ConfigError
 from engine.geometry import CELL_NAMES, NUM_CELLS
 from hardware.clock import Clock, SystemClock
@@ -37,21 +38,23 @@ def load_leds_section(path: Path | None) -> Mapping[str, Any]:
 
 def register(subparsers: Any) -> None:
     """Add ``leds test`` to the dvonn-board command."""
-    leds = subparsers.add_parser("leds", help="LED strip tools (wiring test)")
+    leds = subparsers.add_parser("leds", help=_("LED strip tools (wiring test)"))
     actions = leds.add_subparsers(dest="leds_command", metavar="ACTION", required=True)
     test = actions.add_parser(
-        "test", help="light every cell in turn, then the status LEDs, then all white",
-        description="Walk every cell in canonical order (A1 B1 ... K5), lighting it alone "
-        "and printing which LED index it should be, then every status LED, then all LEDs "
-        "white at the configured current limit.",
+        "test", help=_("light every cell in turn, then the status LEDs, then all white"),
+        description=_("Walk every cell in canonical order (A1 B1 ... K5), lighting it alone "
+          "and printing which LED index it should be, then every status LED, then all LEDs "
+          "white at the configured current limit."),
     )
     test.add_argument("--config", type=Path, metavar="FILE",
-                      help=f"config file (default {default_config_path()} if it exists)")
+                      help=_("config file (default {path} if it exists)").format(
+                          path=default_config_path()))
     test.add_argument("--backend", choices=BACKENDS,
-                      help="LED backend (overrides $DVONN_LEDS and the config)")
+                      help=_("LED backend (overrides $DVONN_LEDS and the config)"))
     test.add_argument("--delay", type=seconds(0, 60), default=DEFAULT_DELAY, metavar="SECONDS",
-                      help=f"time each step stays lit (default {DEFAULT_DELAY})")
-    test.add_argument("--fast", action="store_true", help="no delay between steps")
+                      help=_("time each step stays lit (default {delay})").format(
+                          delay=DEFAULT_DELAY))
+    test.add_argument("--fast", action="store_true", help=_("no delay between steps"))
     test.set_defaults(func=_cmd_test)
 
 

@@ -6,6 +6,8 @@ import argparse
 import math
 from collections.abc import Callable
 
+from controller.i18n import _
+
 
 def seconds(low: float = 0.0, high: float = math.inf, *,
             above: bool = False) -> Callable[[str], float]:
@@ -13,34 +15,38 @@ def seconds(low: float = 0.0, high: float = math.inf, *,
 
     NaN and infinity are refused: a NaN timeout would wait for ever."""
     if above:
-        rule = f"more than {low:g} seconds"
+        rule = _("more than {low} seconds").format(low=f"{low:g}")
     elif high == math.inf:
-        rule = f"{low:g} or more seconds"
+        rule = _("{low} or more seconds").format(low=f"{low:g}")
     else:
-        rule = f"{low:g}..{high:g} seconds"
+        rule = _("{low}..{high} seconds").format(low=f"{low:g}", high=f"{high:g}")
 
     def parse(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+            raise argparse.ArgumentTypeError(
+                _("{text} is not a number of seconds").format(text=repr(text))) from None
         ok = math.isfinite(value) and (value > low if above else value >= low) and value <= high
         if not ok:
-            raise argparse.ArgumentTypeError(f"{text!r}: must be {rule}")
+            raise argparse.ArgumentTypeError(
+                _("{text}: must be {rule}").format(text=repr(text), rule=rule))
         return value
 
     return parse
 
 
-def whole(low: int, high: int, what: str = "a whole number") -> Callable[[str], int]:
-    """A whole number in ``low..high``."""
+def whole(low: int, high: int, what: str = "") -> Callable[[str], int]:
+    """A whole number in ``low..high`` (``what``: its name in the error, already translated)."""
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+            raise argparse.ArgumentTypeError(_("{text} is not {what}").format(
+                text=repr(text), what=what or _("a whole number"))) from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text!r}: must be {low}..{high}")
+            raise argparse.ArgumentTypeError(_("{text}: must be {low}..{high}").format(
+                text=repr(text), low=low, high=high))
         return value
 
     return parse

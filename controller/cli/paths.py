@@ -10,6 +10,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from controller.i18n import Msg
 from controller.journal.lock import read_only_filesystem
 from engine.errors import DvonnError
 
@@ -23,22 +24,26 @@ def check_output_file(option: str, path: str | None, *, force: bool = True,
     p = Path(path).expanduser()
     where = f"{option} {path}"
     if suffixes and p.suffix.lower() not in suffixes:
-        raise DvonnError(f"{where}: the name must end in one of {', '.join(suffixes)}")
+        raise DvonnError(Msg("{where}: the name must end in one of {value}",
+                             where=where, value=', '.join(suffixes)))
     if p.is_dir():
-        raise DvonnError(f"{where}: is a folder; give a file name")
+        raise DvonnError(Msg("{where}: is a folder; give a file name", where=where))
     folder = p.parent
     if not folder.exists():
-        raise DvonnError(f"{where}: the folder {folder} does not exist")
+        raise DvonnError(Msg("{where}: the folder {folder} does not exist",
+                             where=where, folder=folder))
     if not folder.is_dir():
-        raise DvonnError(f"{where}: {folder} is not a folder")
+        raise DvonnError(Msg("{where}: {folder} is not a folder", where=where, folder=folder))
     if p.exists() and not force:
-        raise DvonnError(f"{where}: the file exists; pass --force to overwrite it")
+        raise DvonnError(Msg("{where}: the file exists; pass --force to overwrite it", where=where))
     if read_only_filesystem(folder):
-        raise DvonnError(f"{where}: {folder} is on a read-only filesystem")
+        raise DvonnError(Msg("{where}: {folder} is on a read-only filesystem",
+                             where=where, folder=folder))
     if p.exists() and not os.access(p, os.W_OK):
-        raise DvonnError(f"{where}: the file is read-only for this user")
+        raise DvonnError(Msg("{where}: the file is read-only for this user", where=where))
     if not p.exists() and not os.access(folder, os.W_OK | os.X_OK):
-        raise DvonnError(f"{where}: the folder {folder} is not writable by this user")
+        raise DvonnError(Msg("{where}: the folder {folder} is not writable by this user",
+                             where=where, folder=folder))
     if not p.exists():
         _probe(where, folder)
 
@@ -49,8 +54,8 @@ def _probe(where: str, folder: Path) -> None:
     try:
         fd, name = tempfile.mkstemp(dir=folder, prefix=".dvonn-board-probe-")
     except OSError as exc:
-        raise DvonnError(f"{where}: cannot create a file in {folder}: "
-                         f"{exc.strerror or exc}") from None
+        raise DvonnError(Msg("{where}: cannot create a file in {folder}: {value}",
+                             where=where, folder=folder, value=exc.strerror or exc)) from None
     os.close(fd)
     os.unlink(name)
 
@@ -60,9 +65,9 @@ def check_input_file(option: str, path: str) -> Path:
     p = Path(path).expanduser()
     where = f"{option} {path}" if option else path
     if not p.exists():
-        raise DvonnError(f"{where}: no such file")
+        raise DvonnError(Msg("{where}: no such file", where=where))
     if p.is_dir():
-        raise DvonnError(f"{where}: is a folder, not a file")
+        raise DvonnError(Msg("{where}: is a folder, not a file", where=where))
     if not os.access(p, os.R_OK):
-        raise DvonnError(f"{where}: not readable by this user")
+        raise DvonnError(Msg("{where}: not readable by this user", where=where))
     return p

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from controller.i18n import Msg
 from engine.errors import IllegalMoveError, RecordError
 from engine.game import Game
 from engine.gamerecord import GameRecord
@@ -30,7 +31,8 @@ def read_record_text(path: str) -> str:
         try:
             data = Path(path).read_bytes()
         except OSError as exc:
-            raise RecordError(f"cannot read {path!r}: {exc.strerror}") from None
+            raise RecordError(Msg("cannot read {path!r}: {strerror}",
+                                  path=path, strerror=exc.strerror)) from None
     try:
         return decode_record(data)
     except RecordError as exc:
@@ -47,8 +49,8 @@ def load_record_path(path: str) -> tuple[GameRecord, Game]:
         record = load_record_file(text, "" if path == STDIN else Path(path).name)
         game = record.game()
     except IllegalMoveError as exc:
-        raise IllegalMoveError(f"{name}: {exc}", move=exc.move, ply=exc.ply,
+        raise IllegalMoveError(Msg("{name}: {exc}", name=name, exc=exc), move=exc.move, ply=exc.ply,
                                side=exc.side) from None
     except RecordError as exc:
-        raise RecordError(f"{name}: {exc}") from None
+        raise RecordError(Msg("{name}: {exc}", name=name, exc=exc)) from None
     return record, game

@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from controller.cli.numbers import seconds
 from controller.cli.recordfile import load_record_path
+from controller.i18n import Msg, _
 from engine.diagram import diagram
 from engine.errors import InvalidMoveError
 from engine.game import Game
@@ -27,24 +28,24 @@ PROGRESS_AFTER, PROGRESS_EVERY = 2.0, 30.0
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("moves", help="list the legal actions after some actions")
+    p = sub.add_parser("moves", help=_("list the legal actions after some actions"))
     p.add_argument("--each-ply", action="store_true",
-                   help="print the line before every action and after the last")
+                   help=_("print the line before every action and after the last"))
     p.add_argument("actions", nargs="*", metavar="MOVE")
     p.set_defaults(func=cmd_moves)
 
-    p = sub.add_parser("perft", help="count the leaves of the game tree to a depth")
+    p = sub.add_parser("perft", help=_("count the leaves of the game tree to a depth"))
     p.add_argument("depth", type=int)
     p.add_argument("actions", nargs="*", metavar="MOVE")
-    p.add_argument("--divide", action="store_true", help="one count per first action")
+    p.add_argument("--divide", action="store_true", help=_("one count per first action"))
     p.add_argument("--max-time", type=seconds(), default=DEFAULT_MAX_TIME, metavar="SECONDS",
-                   help="refuse a depth estimated to take longer (default "
-                        f"{DEFAULT_MAX_TIME:g}; 0 = no limit)")
+                   help=_("refuse a depth estimated to take longer (default {default}; "
+                          "0 = no limit)").format(default=f"{DEFAULT_MAX_TIME:g}"))
     p.set_defaults(func=cmd_perft)
 
-    p = sub.add_parser("replay", help="replay a game record and show the final position")
-    p.add_argument("file", help="Little Golem record, move list, boardspace.net SGF or JSON "
-                   "game; '-' for stdin")
+    p = sub.add_parser("replay", help=_("replay a game record and show the final position"))
+    p.add_argument("file", help=_("Little Golem record, move list, boardspace.net SGF or JSON "
+                     "game; '-' for stdin"))
     p.set_defaults(func=cmd_replay)
 
 
@@ -55,7 +56,7 @@ def parse_actions(tokens: Sequence[str]) -> list[Move]:
         try:
             out.append(Move.parse(token))
         except InvalidMoveError as exc:
-            raise InvalidMoveError(f"ply {ply}: {exc}") from None
+            raise InvalidMoveError(Msg("ply {ply}: {exc}", ply=ply, exc=exc)) from None
     return out
 
 
@@ -86,7 +87,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
 
 def cmd_perft(args: argparse.Namespace) -> int:
     if args.depth < 0:
-        raise InvalidMoveError(f"perft depth must be 0 or more, got {args.depth}")
+        raise InvalidMoveError(Msg("perft depth must be 0 or more, got {depth}", depth=args.depth))
     game = play_actions(parse_actions(args.actions))
     if args.depth >= ESTIMATE_FROM_DEPTH and args.max_time > 0:
         check_perft_time(game, args.depth, args.max_time)
@@ -129,9 +130,11 @@ def check_perft_time(game: Game, depth: int, limit: float) -> None:
         return
     deepest = max((k for k in range(len(interior)) if seconds(k) <= limit), default=0)
     raise InvalidMoveError(
-        f"perft depth {depth} would visit about {levels[-1]:.1e} positions, about "
-        f"{_duration(seconds(depth))} here; the deepest that finishes within --max-time "
-        f"{limit:g} s is about {deepest} (--max-time 0 runs it anyway, Ctrl-C stops it)")
+        Msg("perft depth {depth} would visit about {value:.1e} positions, about {value2} here; "
+            "the deepest that finishes within --max-time {limit:g} s is about {deepest} "
+            "(--max-time 0 runs it anyway, Ctrl-C stops it)",
+            depth=depth, value=levels[-1], value2=_duration(seconds(depth)), limit=limit,
+            deepest=deepest))
 
 
 class _Progress:

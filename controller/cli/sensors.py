@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from controller.cli.numbers import seconds, whole
+from controller.i18n import _
 from engine.geometry import CELL_NAMES
 from hardware.clock import SystemClock
 from hardware.events import SnapshotEvent, StatusEvent
@@ -20,17 +21,19 @@ MAX_SPREAD = 1500
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("sensors", help="the hall-sensor board: calibrate, watch")
+    parser = subparsers.add_parser("sensors", help=_("the hall-sensor board: calibrate, watch"))
     sub = parser.add_subparsers(dest="sensors_command", metavar="ACTION", required=True)
-    cal = sub.add_parser("calibrate", help="re-measure every sensor on an EMPTY table")
-    cal.add_argument("--port", help="serial device (default: find the Pico by USB id)")
-    cal.add_argument("--timeout", type=seconds(), default=5.0, help="seconds to wait (default 5)")
-    cal.add_argument("--samples", type=whole(1, 255), default=32, help="scans to average (1..255)")
+    cal = sub.add_parser("calibrate", help=_("re-measure every sensor on an EMPTY table"))
+    cal.add_argument("--port", help=_("serial device (default: find the Pico by USB id)"))
+    cal.add_argument("--timeout", type=seconds(), default=5.0,
+                     help=_("seconds to wait (default 5)"))
+    cal.add_argument("--samples", type=whole(1, 255), default=32,
+                     help=_("scans to average (1..255)"))
     cal.set_defaults(func=cmd_calibrate)
-    watch = sub.add_parser("watch", help="print snapshots as they change")
-    watch.add_argument("--port", help="serial device (default: find the Pico by USB id)")
+    watch = sub.add_parser("watch", help=_("print snapshots as they change"))
+    watch.add_argument("--port", help=_("serial device (default: find the Pico by USB id)"))
     watch.add_argument("--seconds", type=seconds(), default=0.0,
-                       help="stop after this long (default: until Ctrl-C)")
+                       help=_("stop after this long (default: until Ctrl-C)"))
     watch.set_defaults(func=cmd_watch)
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.cli.numbers import whole
+from controller.i18n import Msg, _
 from controller.sensorlog import LogRecorder, log_colours, read_log, replay, report
 from controller.table.debounce import Timing
 from controller.table.session import TableController
@@ -26,50 +27,50 @@ def register(sub: Any) -> None:
     """Add demo, play and replay-sensors."""
     from controller.cli.web import add_web_option
 
-    p = sub.add_parser("replay-sensors", help="feed a sensor log or a camera recording "
-                                              "through the controller")
-    p.add_argument("log", metavar="PATH", help="JSON Lines sensor log, or a camera recording "
-                                                "(its folder or its frames.jsonl)")
-    p.add_argument("--config", metavar="FILE", help="a recording's camera geometry and "
-                                                   "calibration: this config's [camera] section")
+    p = sub.add_parser("replay-sensors", help=_("feed a sensor log or a camera recording "
+                                                "through the controller"))
+    p.add_argument("log", metavar="PATH", help=_("JSON Lines sensor log, or a camera recording "
+                                                  "(its folder or its frames.jsonl)"))
+    p.add_argument("--config", metavar="FILE", help=_("a recording's camera geometry and "
+                                                     "calibration: this config's [camera] section"))
     p.add_argument("--calibration", metavar="FILE",
-                   help="a recording's camera calibration (overrides the config's)")
-    p.add_argument("--trace", action="store_true", help="JSON lines of roles/prompts on stderr")
-    p.add_argument("--journal", help="store the game in this journal file")
+                   help=_("a recording's camera calibration (overrides the config's)"))
+    p.add_argument("--trace", action="store_true", help=_("JSON lines of roles/prompts on stderr"))
+    p.add_argument("--journal", help=_("store the game in this journal file"))
     p.add_argument("--colours", choices=("auto", "on", "off"), default="auto",
-                   help="top colours known (default: if any snapshot names one; on for a "
-                        "camera recording)")
+                   help=_("top colours known (default: if any snapshot names one; on for a "
+                          "camera recording)"))
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("demo", help="a whole game on the simulated table")
-    p.add_argument("--fast", action="store_true", help="simulated time: done in seconds")
-    p.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
+    p = sub.add_parser("demo", help=_("a whole game on the simulated table"))
+    p.add_argument("--fast", action="store_true", help=_("simulated time: done in seconds"))
+    p.add_argument("--seed", type=int, default=None, help=_("random seed (default: random)"))
     p.add_argument("--players", default="random",
-                   help="the hands' own choice: random or greedy; or WHITE,BLACK players "
-                        "the hands obey, e.g. ai,greedy (ai[:LEVEL], greedy, random, cmd:...)")
-    p.add_argument("--white", default="human", help="human, ai[:LEVEL] or cmd:PROGRAM ARGS")
-    p.add_argument("--black", default="human", help="human, ai[:LEVEL] or cmd:PROGRAM ARGS")
-    p.add_argument("--no-noise", action="store_true", help="no sensor flickers")
+                   help=_("the hands' own choice: random or greedy; or WHITE,BLACK players "
+                          "the hands obey, e.g. ai,greedy (ai[:LEVEL], greedy, random, cmd:...)"))
+    p.add_argument("--white", default="human", help=_("human, ai[:LEVEL] or cmd:PROGRAM ARGS"))
+    p.add_argument("--black", default="human", help=_("human, ai[:LEVEL] or cmd:PROGRAM ARGS"))
+    p.add_argument("--no-noise", action="store_true", help=_("no sensor flickers"))
     p.add_argument("--direct", action="store_true",
-                   help="feed snapshots directly instead of through the emulated board")
-    p.add_argument("--record", help="write the sensor log to this file")
-    p.add_argument("--force", action="store_true", help="overwrite an existing --record file")
-    p.add_argument("--journal", help="store (and resume) the game in this journal file")
+                   help=_("feed snapshots directly instead of through the emulated board"))
+    p.add_argument("--record", help=_("write the sensor log to this file"))
+    p.add_argument("--force", action="store_true", help=_("overwrite an existing --record file"))
+    p.add_argument("--journal", help=_("store (and resume) the game in this journal file"))
     add_review_option(p)
     add_web_option(p)
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("play", help="the real table, backends from the config file")
-    p.add_argument("--config", help="config file (TOML)")
-    p.add_argument("--record", help="write the sensor log to this file (a camera table: a "
-                                    "camera recording into this folder)")
+    p = sub.add_parser("play", help=_("the real table, backends from the config file"))
+    p.add_argument("--config", help=_("config file (TOML)"))
+    p.add_argument("--record", help=_("write the sensor log to this file (a camera table: a "
+                                      "camera recording into this folder)"))
     p.add_argument("--force", action="store_true",
-                   help="overwrite an existing --record file (or recording folder)")
-    p.add_argument("--record-limit", type=whole(1, 10**7, "a number of MB"), default=2000,
-                   metavar="MB", help="a camera recording ends at this size (default 2000)")
-    p.add_argument("--journal", help="journal file (default: from the config)")
-    p.add_argument("--white", help="human, ai[:LEVEL] or cmd:PROGRAM ARGS (default: config)")
-    p.add_argument("--black", help="human, ai[:LEVEL] or cmd:PROGRAM ARGS (default: config)")
+                   help=_("overwrite an existing --record file (or recording folder)"))
+    p.add_argument("--record-limit", type=whole(1, 10**7, _("a number of MB")), default=2000,
+                   metavar="MB", help=_("a camera recording ends at this size (default 2000)"))
+    p.add_argument("--journal", help=_("journal file (default: from the config)"))
+    p.add_argument("--white", help=_("human, ai[:LEVEL] or cmd:PROGRAM ARGS (default: config)"))
+    p.add_argument("--black", help=_("human, ai[:LEVEL] or cmd:PROGRAM ARGS (default: config)"))
     add_review_option(p)
     add_web_option(p)
     p.set_defaults(func=cmd_play)
@@ -77,17 +78,17 @@ def register(sub: Any) -> None:
 
 def add_review_option(p: Any) -> None:
     p.add_argument("--review", metavar="GAME",
-                   help="walk the board through a game instead of playing one: a journal "
-                        "game id or a record file (boardspace.net SGF, Little Golem, move "
-                        "list, JSON); the LEDs show each action (suggest), the table checks "
-                        "it is carried out, next/undo step on and back; nothing is journaled")
+                   help=_("walk the board through a game instead of playing one: a journal "
+                          "game id or a record file (boardspace.net SGF, Little Golem, move "
+                          "list, JSON); the LEDs show each action (suggest), the table checks "
+                          "it is carried out, next/undo step on and back; nothing is journaled"))
 
 
 def load_review(args: argparse.Namespace) -> tuple[list[Any], str, str, str]:
     """--review GAME: the record's actions, White's and Black's names and what it is."""
     from controller.cli.analyze import load_game
 
-    moves, facts, _ = load_game(argparse.Namespace(
+    moves, facts, _source = load_game(argparse.Namespace(
         game=args.review, journal=args.journal, config=getattr(args, "config", None)))
     return moves, facts["white"] or "White", facts["black"] or "Black", facts["source"]
 
@@ -106,7 +107,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return _replay_recording(args)
     for option in ("config", "calibration"):
         if getattr(args, option) is not None:
-            raise DvonnError(f"--{option} is for camera recordings; {args.log} is a sensor log")
+            raise DvonnError(Msg("--{option} is for camera recordings; {log} is a sensor log",
+                                 option=option, log=args.log))
     events = read_log(args.log)
     colours = {"on": True, "off": False}.get(args.colours)
     if colours is None:
@@ -209,8 +211,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         white, black = (check_spec(s) for s in players.split(",", 1))
         players = "random"
     elif players not in ("random", "greedy"):
-        raise DvonnError(f"--players {players!r}: random, greedy, or WHITE,BLACK such as "
-                         "ai,greedy")
+        raise DvonnError(Msg("--players {players!r}: random, greedy, or WHITE,BLACK such as "
+                             "ai,greedy",
+                             players=players))
     check_output_file("--record", args.record, force=args.force)
     review = load_review(args) if args.review else None
     opts = DemoOptions(fast=args.fast, seed=args.seed, players=players,
@@ -290,8 +293,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             sources.append(camera)
             colours = True
         else:
-            raise DvonnError(f"play: sensor backend {backend!r} is simulated; use "
-                             "'dvonn-board demo' (or set sensor.backend in the config)")
+            raise DvonnError(Msg("play: sensor backend {backend!r} is simulated; use 'dvonn-board "
+                                 "demo' (or set sensor.backend in the config)",
+                                 backend=backend))
         strip = strip_from_config(cfg.leds, link=link)
         closers.append(strip)
         if cfg.buttons.pins:
@@ -377,9 +381,10 @@ def _sensor_port(cfg: Any) -> str | None:
     port = find_board_port()
     if port is None:
         where = cfg.path or default_config_path()
-        raise DvonnError(f"no sensor board found (no USB serial device of a Raspberry Pi Pico "
-                         f"with the firmware): plug it in, or set its serial port as "
-                         f"sensor.port in {where} ([sensor] port = \"/dev/ttyACM0\")")
+        raise DvonnError(Msg("no sensor board found (no USB serial device of a Raspberry Pi Pico "
+                             "with the firmware): plug it in, or set its serial port as "
+                             "sensor.port in {where} ([sensor] port = \"/dev/ttyACM0\")",
+                             where=where))
     return port
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli.numbers import whole
+from controller.i18n import Msg, _
 from engine.errors import DvonnError
 from engine.geometry import NUM_CELLS
 
@@ -23,12 +24,14 @@ def parse_heights_text(text: str) -> list[int]:
         parts = list(raw.replace(" ", ""))
     if len(parts) != NUM_CELLS:
         shown = repr(text) if len(text) <= 60 else f"{text[:60]!r}..."
-        raise DvonnError(f"--heights {shown} needs {NUM_CELLS} values (49 digits or "
-                         f"comma-separated numbers), got {len(parts)}")
+        raise DvonnError(Msg("--heights {shown} needs {NUM_CELLS} values (49 digits or "
+                             "comma-separated numbers), got {len_parts}",
+                             shown=shown, NUM_CELLS=NUM_CELLS, len_parts=len(parts)))
     out = []
     for i, p in enumerate(parts):
         if not p.isdigit() or int(p) > 49:
-            raise DvonnError(f"--heights: value {p!r} at offset {i} is not a stack height 0..49")
+            raise DvonnError(Msg("--heights: value {p!r} at offset {i} is not a stack height 0..49",
+                                 p=p, i=i))
         out.append(int(p))
     return out
 
@@ -44,12 +47,13 @@ def _load_image(path: str) -> Any:
 
     p = Path(path)
     if not p.exists():
-        raise DvonnError(f"image {path!r} does not exist")
+        raise DvonnError(Msg("image {path!r} does not exist", path=path))
     if p.is_dir():
-        raise DvonnError(f"image {path!r} is a folder; give one image file")
+        raise DvonnError(Msg("image {path!r} is a folder; give one image file", path=path))
     frame = cv2.imread(path, cv2.IMREAD_COLOR)
     if frame is None:
-        raise DvonnError(f"cannot read image {path!r} (not an image OpenCV can decode)")
+        raise DvonnError(Msg("cannot read image {path!r} (not an image OpenCV can decode)",
+                             path=path))
     return frame
 
 
@@ -60,14 +64,16 @@ def _calibration(path: str | None) -> Any:
 
     p = Path(path)
     if p.is_dir():
-        raise DvonnError(f"calibration file {path!r} is a folder")
+        raise DvonnError(Msg("calibration file {path!r} is a folder", path=path))
     try:
         return Calibration.load(path)
     except UnicodeDecodeError as exc:
-        raise DvonnError(f"calibration file {path!r} is not UTF-8 JSON (byte offset "
-                         f"{exc.start}): give the file 'vision calibrate' wrote") from None
+        raise DvonnError(Msg("calibration file {path!r} is not UTF-8 JSON (byte offset {start}): "
+                             "give the file 'vision calibrate' wrote",
+                             path=path, start=exc.start)) from None
     except RecursionError:
-        raise DvonnError(f"calibration file {path!r}: JSON nested too deeply") from None
+        raise DvonnError(Msg("calibration file {path!r}: JSON nested too deeply",
+                             path=path)) from None
 
 
 def cmd_read(args: argparse.Namespace) -> int:
@@ -86,7 +92,7 @@ def cmd_read(args: argparse.Namespace) -> int:
         import cv2
 
         if not cv2.imwrite(args.annotated, reading.annotated(frame)):
-            raise DvonnError(f"cannot write {args.annotated!r}")
+            raise DvonnError(Msg("cannot write {annotated!r}", annotated=args.annotated))
     return 0
 
 
@@ -104,12 +110,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         from hardware.camera import VideoCaptureSource
 
         with VideoCaptureSource(args.camera) as cam:
-            for _ in range(args.frames):
+            for _frame in range(args.frames):
                 frame = cam.read()
                 if frame is not None:
                     frames.append(frame)
         if not frames:
-            raise DvonnError(f"camera {args.camera} gave no frames")
+            raise DvonnError(Msg("camera {camera} gave no frames", camera=args.camera))
     names = args.images or [f"camera {args.camera} frame {i + 1}" for i in range(len(frames))]
     _check_empty_board(frames, names, base)
     cal = calibrate_empty(frames, base)
@@ -136,8 +142,9 @@ def _check_empty_board(frames: list[Any], names: list[str], base: Any) -> None:
         pieces = [CELL_NAMES[c] for c, ch in enumerate(snapshot) if ch in "wbrx"]
         if len(pieces) > MAX_PIECES_ON_EMPTY:
             shown = ", ".join(pieces[:6]) + (", ..." if len(pieces) > 6 else "")
-            raise DvonnError(f"{name} is not a view of the empty board: {len(pieces)} cells "
-                             f"hold pieces ({shown}); take every piece off and calibrate again")
+            raise DvonnError(Msg("{name} is not a view of the empty board: {len_pieces} cells "
+                                 "hold pieces ({shown}); take every piece off and calibrate again",
+                                 name=name, len_pieces=len(pieces), shown=shown))
 
 
 def _report_printed_scale(frames: list[Any], geometry: Any) -> None:
@@ -186,47 +193,47 @@ def cmd_render(args: argparse.Namespace) -> int:
     scene = random_scene(rng, stacks, hands=args.hands, wide=args.wide)
     frame, truth = render(scene)
     if not cv2.imwrite(args.out, frame):
-        raise DvonnError(f"cannot write {args.out!r} (use a .png or .jpg name)")
+        raise DvonnError(Msg("cannot write {out!r} (use a .png or .jpg name)", out=args.out))
     print(truth.snapshot)
     print("".join(str(min(h, 9)) for h in heights_of(stacks)))
     return 0
 
 
 def register(subparsers: Any) -> None:
-    vision = subparsers.add_parser("vision", help="camera recognition tools")
+    vision = subparsers.add_parser("vision", help=_("camera recognition tools"))
     sub = vision.add_subparsers(dest="vision_command", metavar="ACTION")
     sub.required = True
 
-    p = sub.add_parser("read", help="read a photo of the table: snapshot and confidences")
+    p = sub.add_parser("read", help=_("read a photo of the table: snapshot and confidences"))
     p.add_argument("image")
-    p.add_argument("--heights", help="49 digits or comma-separated stack heights (0 = empty)")
+    p.add_argument("--heights", help=_("49 digits or comma-separated stack heights (0 = empty)"))
     p.add_argument("--calibration", metavar="FILE")
-    p.add_argument("--annotated", metavar="OUT", help="also write the annotated image")
+    p.add_argument("--annotated", metavar="OUT", help=_("also write the annotated image"))
     p.set_defaults(func=cmd_read)
 
-    p = sub.add_parser("calibrate", help="calibrate colours from views of the EMPTY board")
+    p = sub.add_parser("calibrate", help=_("calibrate colours from views of the EMPTY board"))
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--images", nargs="+", metavar="IMG")
     src.add_argument("--camera", type=int, metavar="INDEX")
-    p.add_argument("--frames", type=int, default=5, help="frames to take from --camera")
-    p.add_argument("--calibration", metavar="FILE", help="start from this calibration")
+    p.add_argument("--frames", type=int, default=5, help=_("frames to take from --camera"))
+    p.add_argument("--calibration", metavar="FILE", help=_("start from this calibration"))
     p.add_argument("--out", default="camera-calibration.json", metavar="FILE")
     p.set_defaults(func=cmd_calibrate)
 
-    p = sub.add_parser("sheet", help="write the printable marker sheet (.png or .svg)")
+    p = sub.add_parser("sheet", help=_("write the printable marker sheet (.png or .svg)"))
     p.add_argument("--out", required=True, metavar="FILE")
     p.add_argument("--dpi", type=int, default=300)
     p.add_argument("--layout", choices=("full", "A4", "A3", "cards"), default="full",
-                   help="full: one sheet; A4/A3: pages to tape together (OUT-1.svg ...); "
-                        "cards: one card per marker (docs/build/camera.md)")
+                   help=_("full: one sheet; A4/A3: pages to tape together (OUT-1.svg ...); "
+                          "cards: one card per marker (docs/build/camera.md)"))
     p.set_defaults(func=cmd_sheet)
 
-    p = sub.add_parser("render", help="write a synthetic camera frame of a random position")
+    p = sub.add_parser("render", help=_("write a synthetic camera frame of a random position"))
     p.add_argument("--seed", type=whole(0, 2**63 - 1), default=0)
     p.add_argument("--out", required=True, metavar="FILE.png")
     p.add_argument("--moves", type=whole(0, 48), default=None,
-                   help="random stacking moves (0..48)")
+                   help=_("random stacking moves (0..48)"))
     p.add_argument("--hands", type=whole(0, 10), default=0)
     p.add_argument("--wide", action="store_true",
-                   help="any table: board materials and prints, marker cards, lamps, sleeves")
+                   help=_("any table: board materials and prints, marker cards, lamps, sleeves"))
     p.set_defaults(func=cmd_render)

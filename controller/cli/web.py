@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from controller.i18n import Msg, _
 from engine.errors import DvonnError
 
 DEFAULT_ADDRESS = "0.0.0.0:8080"
@@ -23,20 +24,21 @@ DEFAULT_ADDRESS = "0.0.0.0:8080"
 
 def register(sub: Any) -> None:
     """Add ``web``."""
-    p = sub.add_parser("web", help="a virtual table in the browser (the board is the table)")
+    p = sub.add_parser("web", help=_("a virtual table in the browser (the board is the table)"))
     p.add_argument("address", nargs="?", default=DEFAULT_ADDRESS, metavar="[HOST:]PORT",
-                   help=f"where to serve (default {DEFAULT_ADDRESS}; port 0: any free port)")
+                   help=_("where to serve (default {address}; port 0: any free port)").format(
+                       address=DEFAULT_ADDRESS))
     p.add_argument("--white", default="human", metavar="PLAYER",
-                   help="who plays White: human (clicks on a paired page; the default), "
-                        "ai[:LEVEL], random or greedy")
+                   help=_("who plays White: human (clicks on a paired page; the default), "
+                          "ai[:LEVEL], random or greedy"))
     p.add_argument("--black", default="human", metavar="PLAYER",
-                   help="who plays Black (as --white)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the computer players")
-    p.add_argument("--journal", help="store (and resume) the game in this journal file")
+                   help=_("who plays Black (as --white)"))
+    p.add_argument("--seed", type=int, default=0, help=_("seed of the computer players"))
+    p.add_argument("--journal", help=_("store (and resume) the game in this journal file"))
     p.add_argument("--manual-remove", action="store_true",
-                   help="cut-off stacks stay (role 'remove') until clicked")
+                   help=_("cut-off stacks stay (role 'remove') until clicked"))
     p.add_argument("--share-hints", action="store_true",
-                   help="spectators see hints too (players can change it on the page)")
+                   help=_("spectators see hints too (players can change it on the page)"))
     add_access_options(p)
     p.set_defaults(func=cmd_web)
 
@@ -44,11 +46,11 @@ def register(sub: Any) -> None:
 def add_access_options(p: Any) -> None:
     """``--token-file``, ``--web-host-name`` and the refused ``--token``."""
     p.add_argument("--token-file", metavar="PATH",
-                   help="the scripts' token (X-Dvonn-Token header) is this file's first line "
-                        "(default: DVONN_WEB_TOKEN, else no token)")
+                   help=_("the scripts' token (X-Dvonn-Token header) is this file's first line "
+                          "(default: DVONN_WEB_TOKEN, else no token)"))
     p.add_argument("--web-host-name", action="append", default=[], metavar="NAME",
-                   help="one more host name the page is served under (repeatable); its own "
-                        "addresses, localhost, HOSTNAME and HOSTNAME.local always are")
+                   help=_("one more host name the page is served under (repeatable); its own "
+                          "addresses, localhost, HOSTNAME and HOSTNAME.local always are"))
     p.add_argument("--token", help=argparse.SUPPRESS)  # refused: it would show in ps
 
 
@@ -64,7 +66,8 @@ def read_token(path: str | None) -> str | None:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             reason = getattr(exc, "strerror", None) or "not UTF-8 text"
-            raise DvonnError(f"{where}: cannot be read ({reason})") from None
+            raise DvonnError(Msg("{where}: cannot be read ({reason})",
+                                 where=where, reason=reason)) from None
         lines = text.splitlines()
         text = lines[0] if lines else ""
     else:
@@ -75,9 +78,10 @@ def read_token(path: str | None) -> str | None:
     token = text.strip()
     if not 16 <= len(token) <= 512 or not token.isascii() or not token.isprintable() \
             or " " in token:
-        raise DvonnError(f"{where}: a token is 16 to 512 printable ASCII characters without "
-                         "spaces (e.g. from: python3 -c 'import secrets; "
-                         "print(secrets.token_urlsafe(24))')")
+        raise DvonnError(Msg("{where}: a token is 16 to 512 printable ASCII characters without "
+                             "spaces (e.g. from: python3 -c 'import secrets; "
+                             "print(secrets.token_urlsafe(24))')",
+                             where=where))
     return token
 
 
@@ -97,15 +101,17 @@ def web_access(args: argparse.Namespace, address: str) -> dict[str, Any]:
     from controller.web.server import parse_address
 
     if getattr(args, "token", None) is not None:
-        raise DvonnError("--token is refused: a token on the command line shows in ps; put it "
-                         f"in a file (--token-file PATH) or in {TOKEN_ENV}")
+        raise DvonnError(Msg("--token is refused: a token on the command line shows in ps; put it "
+                             "in a file (--token-file PATH) or in {TOKEN_ENV}",
+                             TOKEN_ENV=TOKEN_ENV))
     names = []
     for name in args.web_host_name:
         plain = plain_host(name)
         if plain is None:
-            raise DvonnError(f"--web-host-name {name!r}: a host name or address, no port")
+            raise DvonnError(Msg("--web-host-name {name!r}: a host name or address, no port",
+                                 name=name))
         names.append(plain)
-    _, port = parse_address(address)
+    _host, port = parse_address(address)
     return {"token": read_token(args.token_file), "host_names": tuple(names),
             "devices": devices_file(port)}
 
@@ -117,8 +123,9 @@ def require_web() -> None:
         import uvicorn  # noqa: F401
     except ImportError as exc:
         raise DvonnError(
-            f"the web view needs {exc.name}, which is not installed; install the 'web' extra: "
-            "pip install 'dvonn-board[web]' (in a clone: .venv/bin/pip install -e '.[web]')"
+            Msg("the web view needs {name}, which is not installed; install the 'web' extra: pip "
+                "install 'dvonn-board[web]' (in a clone: .venv/bin/pip install -e '.[web]')",
+                name=exc.name)
         ) from None
 
 
@@ -165,7 +172,7 @@ def cmd_web(args: argparse.Namespace) -> int:
 def add_web_option(parser: Any) -> None:
     """The ``--web [HOST:]PORT`` option of play and demo."""
     parser.add_argument("--web", metavar="[HOST:]PORT",
-                        help="also serve the live web view here (phones, spectators)")
+                        help=_("also serve the live web view here (phones, spectators)"))
     add_access_options(parser)
 
 

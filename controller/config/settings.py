@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.i18n import Msg, config_error
 from controller.table.renderer import DEFAULT_PALETTE, AnimationConfig, Palette
 from controller.table.view import ROLES
 from engine.errors import ConfigError, DvonnError
@@ -47,7 +48,7 @@ class ConfigFileError(ConfigError):
     """The config file itself is missing or not valid TOML; the message names file and line."""
 
     def __init__(self, path: Path, message: str) -> None:
-        DvonnError.__init__(self, f"config file {path}: {message}")
+        DvonnError.__init__(self, Msg("config file {path}: {message}", path=path, message=message))
         self.key = ""
         self.path = path
 
@@ -158,21 +159,24 @@ def load_config(path: str | Path | None = None) -> Config:
     try:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ConfigFileError(file, "does not exist") from None
+        raise ConfigFileError(file, Msg("does not exist")) from None
     except IsADirectoryError:
-        raise ConfigFileError(file, "is a directory, not a TOML file") from None
+        raise ConfigFileError(file, Msg("is a directory, not a TOML file")) from None
     except UnicodeDecodeError as exc:
         raise ConfigFileError(
-            file, f"is not UTF-8 text (byte offset {exc.start}); a config file is TOML text"
+            file, Msg("is not UTF-8 text (byte offset {start}); a config file is TOML text",
+                      start=exc.start)
         ) from None
     except OSError as exc:
-        raise ConfigFileError(file, f"cannot be read: {exc.strerror or exc}") from exc
+        raise ConfigFileError(file, Msg("cannot be read: {value}",
+                                        value=exc.strerror or exc)) from exc
     try:
         return parse_config(text, path=file)
     except ConfigFileError:
         raise
     except ConfigError as exc:  # name the file as well as the key
-        exc.args = (f"{file}: {exc}",)
+        message = exc.args[0] if len(exc.args) == 1 else str(exc)
+        exc.args = (Msg("{file}: {error}", file=file, error=message),)
         raise
 
 
@@ -181,7 +185,7 @@ def parse_config(text: str, *, path: Path | None = None) -> Config:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigFileError(path or Path("<text>"), f"invalid TOML: {exc}") from exc
+        raise ConfigFileError(path or Path("<text>"), Msg("invalid TOML: {exc}", exc=exc)) from exc
     return _build(data, path)
 
 
@@ -197,9 +201,11 @@ LANGUAGE_CHOICES = ("auto", "en", "de")
 def _build(data: dict[str, Any], path: Path | None) -> Config:
     for name, value in data.items():
         if name not in _SECTIONS:
-            raise ConfigError(name, f"unknown section; allowed: {', '.join(_SECTIONS)}")
+            raise config_error(name, Msg("unknown section; allowed: {value}",
+                                         value=', '.join(_SECTIONS)))
         if not isinstance(value, dict):
-            raise ConfigError(name, f"must be a [{name}] table, got {value!r}")
+            raise config_error(name, Msg("must be a [{name}] table, got {value!r}",
+                                         name=name, value=value))
     sec: dict[str, dict[str, Any]] = {name: data.get(name, {}) for name in _SECTIONS}
     return Config(
         sensor=_sensor(sec["sensor"]),
@@ -219,14 +225,15 @@ def _build(data: dict[str, Any], path: Path | None) -> Config:
 def _keys(section: str, table: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
     for key in table:
         if key not in allowed:
-            raise ConfigError(f"{section}.{key}", f"unknown key; allowed: {', '.join(allowed)}")
+            raise config_error(f"{section}.{key}", Msg("unknown key; allowed: {value}",
+                                                       value=', '.join(allowed)))
 
 
 def _number(key: str, value: Any, *, low: float, high: float | None = None,
             low_open: bool = True) -> float:
     """A float within (low, high] (or [low, high] when not ``low_open``)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ConfigError(key, f"must be a number, got {value!r}")
+        raise config_error(key, Msg("must be a number, got {value!r}", value=value))
     try:
         number = float(value)
     except OverflowError:  # TOML integers may be larger than any float
@@ -235,13 +242,15 @@ def _number(key: str, value: Any, *, low: float, high: float | None = None,
     if too_low or (high is not None and number > high) or number != number:
         bracket = "(" if low_open else "["
         upper = f"{high:g}]" if high is not None else "inf)"
-        raise ConfigError(key, f"{value!r} is out of range; allowed {bracket}{low:g}, {upper}")
+        raise config_error(key, Msg("{value!r} is out of range; allowed {bracket}{low:g}, {upper}",
+                                    value=value, bracket=bracket, low=low, upper=upper))
     return number
 
 
 def _string(key: str, value: Any, *, empty: bool = False) -> str:
     if not isinstance(value, str) or (not empty and not value.strip()):
-        raise ConfigError(key, f"must be a {'' if empty else 'non-empty '}string, got {value!r}")
+        raise config_error(key, (Msg("must be a string, got {value!r}", value=value) if empty else
+                              Msg("must be a non-empty string, got {value!r}", value=value)))
     return value
 
 
@@ -249,18 +258,21 @@ def _sensor(t: dict[str, Any]) -> SensorConfig:
     _keys("sensor", t, ("backend", "port", "baudrate", "polarity"))
     backend = t.get("backend", default_backend())
     if backend not in SENSOR_BACKENDS:
-        raise ConfigError(
-            "sensor.backend", f"{backend!r} is not one of {', '.join(SENSOR_BACKENDS)}"
+        raise config_error(
+            "sensor.backend", Msg("{backend!r} is not one of {value}",
+                                  backend=backend, value=', '.join(SENSOR_BACKENDS))
         )
     port = t.get("port")
     if port is not None:
         port = _string("sensor.port", port)
     baud = t.get("baudrate", SensorConfig.baudrate)
     if isinstance(baud, bool) or not isinstance(baud, int) or baud <= 0:
-        raise ConfigError("sensor.baudrate", f"must be a positive integer, got {baud!r}")
+        raise config_error("sensor.baudrate", Msg("must be a positive integer, got {baud!r}",
+                                                  baud=baud))
     polarity = t.get("polarity", SensorConfig.polarity)
     if not isinstance(polarity, bool):
-        raise ConfigError("sensor.polarity", f"must be true or false, got {polarity!r}")
+        raise config_error("sensor.polarity", Msg("must be true or false, got {polarity!r}",
+                                                  polarity=polarity))
     return SensorConfig(backend=backend, port=port, baudrate=baud, polarity=polarity)
 
 
@@ -272,12 +284,14 @@ def _buttons(t: dict[str, Any]) -> ButtonsConfig:
             continue
         pin = t[name]
         if isinstance(pin, bool) or not isinstance(pin, int) or not 0 <= pin <= MAX_GPIO:
-            raise ConfigError(
-                f"buttons.{name}", f"must be a GPIO (BCM) number 0..{MAX_GPIO}, got {pin!r}"
+            raise config_error(
+                f"buttons.{name}", Msg("must be a GPIO (BCM) number 0..{MAX_GPIO}, got {pin!r}",
+                                       MAX_GPIO=MAX_GPIO, pin=pin)
             )
         for other, used in pins.items():
             if used == pin:
-                raise ConfigError(f"buttons.{name}", f"GPIO {pin} is already used by {other!r}")
+                raise config_error(f"buttons.{name}", Msg("GPIO {pin} is already used by {other!r}",
+                                                          pin=pin, other=other))
         pins[name] = pin
     long_press = _number("buttons.long_press", t.get("long_press", 1.0), low=0.0, high=10.0)
     return ButtonsConfig(pins=pins, long_press=long_press)
@@ -289,10 +303,11 @@ def _timing(t: dict[str, Any]) -> TimingConfig:
     noise = _number("timing.noise", t.get("noise", d.noise), low=0.0, high=10.0)
     stable = _number("timing.stable", t.get("stable", d.stable), low=0.0, high=10.0)
     if not noise < stable:
-        raise ConfigError(
+        raise config_error(
             "timing.stable" if "stable" in t else "timing.noise",
-            f"noise ({noise:g} s) must be shorter than stable ({stable:g} s): a change "
-            "lasting less than 'noise' is ignored, one holding 'stable' is real",
+            Msg("noise ({noise:g} s) must be shorter than stable ({stable:g} s): a change lasting "
+                "less than 'noise' is ignored, one holding 'stable' is real",
+                noise=noise, stable=stable),
         )
     return TimingConfig(noise=noise, stable=stable)
 
@@ -307,12 +322,14 @@ def parse_colour(key: str, value: Any) -> RGB:
                 return (int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16))
             except ValueError:
                 pass
-        raise ConfigError(key, f"{value!r} is not a colour; {allowed}")
+        raise config_error(key, Msg("{value!r} is not a colour; {allowed}",
+                                    value=value, allowed=allowed))
     if isinstance(value, list) and len(value) == 3 and all(
         isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in value
     ):
         return (value[0], value[1], value[2])
-    raise ConfigError(key, f"{value!r} is not a colour; {allowed}")
+    raise config_error(key, Msg("{value!r} is not a colour; {allowed}",
+                                value=value, allowed=allowed))
 
 
 def _palette(t: dict[str, Any]) -> Palette:
@@ -320,7 +337,8 @@ def _palette(t: dict[str, Any]) -> Palette:
     for key, value in t.items():
         role = key.replace("_", "-")
         if role not in PALETTE_KEYS:
-            raise ConfigError(f"palette.{key}", f"unknown role; allowed: {', '.join(PALETTE_KEYS)}")
+            raise config_error(f"palette.{key}", Msg("unknown role; allowed: {value}",
+                                                     value=', '.join(PALETTE_KEYS)))
         colours[role] = parse_colour(f"palette.{key}", value)
     return Palette(colours=colours)
 
@@ -330,8 +348,9 @@ def _animation(t: dict[str, Any]) -> AnimationConfig:
     d = AnimationConfig()
     roles = t.get("blink_roles", list(d.blink_roles))
     if not isinstance(roles, list) or any(r not in ROLES for r in roles):
-        raise ConfigError(
-            "animation.blink_roles", f"{roles!r}: must be a list of roles from {', '.join(ROLES)}"
+        raise config_error(
+            "animation.blink_roles", Msg("{roles!r}: must be a list of roles from {value}",
+                                         roles=roles, value=', '.join(ROLES))
         )
     return AnimationConfig(
         blink_hz=_number("animation.blink_hz", t.get("blink_hz", d.blink_hz), low=0.0, high=20.0),
@@ -366,8 +385,9 @@ def _display(t: dict[str, Any]) -> DisplayConfig:
     _keys("display", t, ("language",))
     language = t.get("language", DisplayConfig.language)
     if language not in LANGUAGE_CHOICES:
-        raise ConfigError("display.language",
-                          f"{language!r} is not one of {', '.join(LANGUAGE_CHOICES)}")
+        raise config_error("display.language",
+                          Msg("{language!r} is not one of {value}",
+                              language=language, value=', '.join(LANGUAGE_CHOICES)))
     return DisplayConfig(language=language)
 
 
@@ -378,4 +398,4 @@ def _player(key: str, value: Any) -> str:
     try:
         return check_spec(text)
     except PlayerError as exc:
-        raise ConfigError(key, str(exc)) from None
+        raise config_error(key, str(exc)) from None

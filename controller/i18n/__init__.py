@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.i18n.msgfmt import compile_po, parse_po
+from engine.errors import ConfigError
 
 HERE = Path(__file__).resolve().parent
 #: The languages the table speaks; the first is the source language (no catalog).
@@ -133,6 +134,11 @@ def N_(message: str) -> str:  # noqa: N802 - gettext's name
     return message
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 - as N_
+    """Marks a plural message (``singular``, ``plural``) for the catalog; ngettext later."""
+    return singular, plural
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     return translation(_current).ngettext(singular, plural, n)
 
@@ -191,5 +197,21 @@ def localize(text: str, lang: str | None = None) -> str:
     return gettext_in(lang, str(text)) if text else ""
 
 
-__all__ = ["LANGUAGES", "NAMES", "Msg", "N_", "_", "catalog", "choose", "from_accept_language",
-           "get_language", "language_from_env", "localize", "ngettext", "set_language", "side"]
+def config_error(key: str, message: str) -> ConfigError:
+    """engine's ConfigError (``config key 'KEY': MESSAGE``, the same English text) that the
+    player sees in their language (the engine stays free of the catalogs)."""
+    exc = ConfigError(key, message)
+    exc.args = (Msg("config key {key!r}: {message}", key=key, message=message),)
+    return exc
+
+
+def error_text(exc: BaseException, lang: str | None = None) -> str:
+    """An exception's message for a player: a Msg message in ``lang`` (default: the current
+    language), anything else (the engine's errors, the system's) as it is, in English."""
+    message = exc.args[0] if len(exc.args) == 1 else None
+    return localize(message, lang) if isinstance(message, Msg) else str(exc)
+
+
+__all__ = ["LANGUAGES", "NAMES", "Msg", "N_", "Nn_", "_", "catalog", "choose", "config_error",
+           "error_text", "from_accept_language", "get_language", "language_from_env", "localize",
+           "ngettext", "set_language", "side"]

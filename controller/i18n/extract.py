@@ -1,4 +1,4 @@
-"""Which messages the code uses: ``_()``, ``N_()``, ``Msg()``, ``ngettext()`` and
+"""Which messages the code uses: ``_()``, ``N_()``, ``Nn_()``, ``Msg()``, ``ngettext()`` and
 ``gettext_in(lang, ...)`` calls with literal text in the Python files (by ast), ``t("...")`` /
 ``tn("...", "...")`` in the page's scripts and ``data-i18n`` marks in its HTML (by pattern).
 
@@ -22,7 +22,8 @@ from controller.i18n.msgfmt import Entry, parse_po
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("controller",)
 SCRIPTS = ("controller/web/static/app.js", "controller/web/static/review.js")
-_PY_CALLS = {"_": (0,), "N_": (0,), "Msg": (0,), "ngettext": (0, 1), "gettext_in": (1,)}
+_PY_CALLS = {"_": (0,), "N_": (0,), "Nn_": (0, 1), "Msg": (0,), "ngettext": (0, 1),
+             "gettext_in": (1,)}
 _JS_STR = r'"(?:[^"\\]|\\.)*"'
 _JS_ARG = rf"({_JS_STR}(?:\s*\+\s*{_JS_STR})*)"
 _JS_T = re.compile(rf"\bt\(\s*{_JS_ARG}")

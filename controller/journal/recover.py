@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
+from controller.i18n import Msg
 from engine.errors import DvonnError
 from engine.game import Game
 from engine.move import Move
@@ -179,7 +180,7 @@ def _actions(conn: sqlite3.Connection, game_id: int) -> tuple[list[ActionRow], b
     for expected, (idx, action, at) in enumerate(raw):
         try:
             if idx != expected or not isinstance(action, str):
-                raise DvonnError("gap or bad row")
+                raise DvonnError(Msg("gap or bad row"))
             move = Move.parse(action)
             game.push(move)
         except (DvonnError, ValueError):

@@ -34,6 +34,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 
+from controller.i18n import Msg
 from controller.journal import recover
 from controller.journal.db import (
     ABANDONED,
@@ -108,7 +109,7 @@ class Journal:
         self._lock = threading.RLock()
         self._writer: WriterLock | None = None
         if self.path.exists() and not self.path.is_file():
-            raise JournalError(f"journal {self.path} is not a file")
+            raise JournalError(Msg("journal {path} is not a file", path=self.path))
         if readonly:
             self._conn = self._open_readonly()
             return
@@ -139,7 +140,8 @@ class Journal:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise JournalError(
-                f"cannot create the journal folder {folder}: {os_problem(exc)}"
+                Msg("cannot create the journal folder {folder}: {os_problem_exc}",
+                    folder=folder, os_problem_exc=os_problem(exc))
             ) from exc
 
     def _take_lock(self) -> WriterLock:
@@ -147,8 +149,10 @@ class Journal:
             return WriterLock(self.path)
         except OSError as exc:
             reason = why_not_writable(self.path) or os_problem(exc)
-            raise JournalError(f"journal {self.path} cannot be written: {reason} "
-                               f"(making its lock file {lock_path(self.path).name})") from exc
+            raise JournalError(Msg("journal {path} cannot be written: {reason} (making its lock "
+                                   "file {name})",
+                                   path=self.path, reason=reason,
+                                   name=lock_path(self.path).name)) from exc
 
     def _open_writable(self) -> sqlite3.Connection:
         try:
@@ -177,9 +181,11 @@ class Journal:
             raise JournalError(f"{where} cannot be read: {problem}" if problem else
                                f"no journal at {self.path} (no games were stored there)")
         if not os.access(self.path, os.R_OK):
-            raise JournalError(f"{where} cannot be read: {why_not_readable(self.path)}")
+            raise JournalError(Msg("{where} cannot be read: {why_not_readable_path}",
+                                   where=where, why_not_readable_path=why_not_readable(self.path)))
         if self.path.stat().st_size == 0:
-            raise JournalError(f"{where} is an empty file, not a dvonn-board journal")
+            raise JournalError(Msg("{where} is an empty file, not a dvonn-board journal",
+                                   where=where))
         uri = recover.read_only_uri(self.path)
         if not self.path.with_name(self.path.name + "-wal").exists():
             uri += "&immutable=1"
@@ -205,30 +211,36 @@ class Journal:
                 why_not_readable(self.path) or why_not_writable(self.path))
             if reason:
                 verb = "read" if doing == "read" else "written"
-                return JournalError(f"{where} cannot be {verb}: {reason}")
+                return JournalError(Msg("{where} cannot be {verb}: {reason}",
+                                        where=where, verb=verb, reason=reason))
         if code == SQLITE_FULL:
-            return JournalError(f"{where} cannot be written: the disk is full ({exc})")
+            return JournalError(Msg("{where} cannot be written: the disk is full ({exc})",
+                                    where=where, exc=exc))
         if code == SQLITE_CORRUPT:
-            return DamagedJournalError(f"{where} is damaged ({exc})")
+            return DamagedJournalError(Msg("{where} is damaged ({exc})", where=where, exc=exc))
         if code == SQLITE_NOTADB:
-            return JournalError(f"{where} is not a SQLite database ({exc}); if it is a damaged "
-                                "journal, move it away and start again")
-        return JournalError(f"{where}: cannot {doing}: {exc}")
+            return JournalError(Msg("{where} is not a SQLite database ({exc}); if it is a damaged "
+                                    "journal, move it away and start again",
+                                    where=where, exc=exc))
+        return JournalError(Msg("{where}: cannot {doing}: {exc}",
+                                where=where, doing=doing, exc=exc))
 
     def _recover(self, damage: DamagedJournalError) -> sqlite3.Connection:
         """Move the damaged file aside (never deleted), carry what is readable into a new one."""
         try:
             aside = recover.move_aside(self.path)
         except OSError as exc:
-            raise JournalError(f"{damage}; it cannot be moved aside: {os_problem(exc)}") from exc
+            raise JournalError(Msg("{damage}; it cannot be moved aside: {os_problem_exc}",
+                                   damage=damage, os_problem_exc=os_problem(exc))) from exc
         found = recover.salvage(aside)
         conn = self._open_writable()
         try:
             recover.restore(conn, found)
         except sqlite3.Error as exc:
             conn.close()
-            raise JournalError(f"{damage}; it was moved to {aside}, but the recovery failed: "
-                               f"{exc}") from exc
+            raise JournalError(Msg("{damage}; it was moved to {aside}, but the recovery failed: "
+                                   "{exc}",
+                                   damage=damage, aside=aside, exc=exc)) from exc
         cut = f", {len(found.cut)} of them cut short" if found.cut else ""
         self._notify(f"{damage}: kept it as {aside} and recovered {len(found.games)} games "
                      f"({found.action_count} actions{cut}) into a new journal")
@@ -252,7 +264,8 @@ class Journal:
             raise self._access_error(exc, "read") from exc
         if check != [("ok",)]:
             problems = "; ".join(" ".join(str(r[0]).split()) for r in check[:3])
-            raise DamagedJournalError(f"{where} is damaged: {problems}")
+            raise DamagedJournalError(Msg("{where} is damaged: {problems}",
+                                          where=where, problems=problems))
         return int(version), tables
 
     def _check(self, conn: sqlite3.Connection) -> None:
@@ -263,17 +276,20 @@ class Journal:
         if version < SCHEMA_VERSION:
             held = f"holds other data (tables {', '.join(sorted(tables))})" if tables else \
                 "holds no tables"
-            raise JournalError(f"{where} {held}: not a dvonn-board journal")
+            raise JournalError(Msg("{where} {held}: not a dvonn-board journal",
+                                   where=where, held=held))
 
     def _check_version(self, version: int, tables: set[str]) -> None:
         where = f"journal {self.path}"
         if version > SCHEMA_VERSION:
             raise JournalError(
-                f"{where} has schema version {version}, newer than this program's "
-                f"{SCHEMA_VERSION}: update dvonn-board"
+                Msg("{where} has schema version {version}, newer than this program's "
+                    "{SCHEMA_VERSION}: update dvonn-board",
+                    where=where, version=version, SCHEMA_VERSION=SCHEMA_VERSION)
             )
         if version == SCHEMA_VERSION and not {"games", "actions"} <= tables:
-            raise JournalError(f"{where} claims schema {version} but lacks its tables")
+            raise JournalError(Msg("{where} claims schema {version} but lacks its tables",
+                                   where=where, version=version))
 
     def _setup(self, conn: sqlite3.Connection) -> None:
         where = f"journal {self.path}"
@@ -285,14 +301,15 @@ class Journal:
             raise self._access_error(exc, "open") from exc
         version, tables = self._read_state(conn)
         if str(mode).lower() != "wal":
-            raise JournalError(f"{where}: cannot switch to WAL mode (got {mode!r})")
+            raise JournalError(Msg("{where}: cannot switch to WAL mode (got {mode!r})",
+                                   where=where, mode=mode))
         self._check_version(version, tables)
         if version == SCHEMA_VERSION:
             return
         if tables:
             raise JournalError(
-                f"{where} holds other data (tables {', '.join(sorted(tables))}); "
-                "refusing to touch it"
+                Msg("{where} holds other data (tables {value}); refusing to touch it",
+                    where=where, value=', '.join(sorted(tables)))
             )
         try:
             conn.execute("BEGIN IMMEDIATE")
@@ -338,7 +355,7 @@ class Journal:
     @property
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:
-            raise JournalError(f"journal {self.path} is closed")
+            raise JournalError(Msg("journal {path} is closed", path=self.path))
         return self._conn
 
     @contextmanager
@@ -347,7 +364,7 @@ class Journal:
         with self._lock:
             conn = self._db
             if self.readonly:
-                raise JournalError(f"journal {self.path} was opened read-only")
+                raise JournalError(Msg("journal {path} was opened read-only", path=self.path))
             try:
                 conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
@@ -391,11 +408,13 @@ class Journal:
             try:
                 actions = tuple(str(Move.parse(a)) for a in game.actions)
             except InvalidMoveError as exc:
-                raise JournalError(f"game {n + 1} to import: cannot store action: {exc}") \
+                raise JournalError(Msg("game {value} to import: cannot store action: {exc}",
+                                       value=n + 1, exc=exc)) \
                     from exc
             if game.result not in (*RESULTS, ABANDONED, None):
-                raise JournalError(f"game {n + 1} to import: result {game.result!r} is not one "
-                                   f"of {', '.join(RESULTS)}")
+                raise JournalError(Msg("game {value} to import: result {result!r} is not one of "
+                                       "{value2}",
+                                       value=n + 1, result=game.result, value2=', '.join(RESULTS)))
             checked.append(NewGame(game.white, game.black, game.source, game.started, actions,
                                    game.finished, game.result, game.white_score,
                                    game.black_score))
@@ -411,7 +430,8 @@ class Journal:
         try:
             text = str(Move.parse(action))
         except InvalidMoveError as exc:
-            raise JournalError(f"game {game_id}: cannot store action: {exc}") from exc
+            raise JournalError(Msg("game {game_id}: cannot store action: {exc}",
+                                   game_id=game_id, exc=exc)) from exc
         with self._write() as conn:
             self._open_row(conn, game_id)
             (index,) = conn.execute(
@@ -431,7 +451,8 @@ class Journal:
         with self._write() as conn:
             row = self._row(conn, game_id)
             if row[6] == ABANDONED:
-                raise JournalError(f"game {game_id} was abandoned; nothing can be taken back")
+                raise JournalError(Msg("game {game_id} was abandoned; nothing can be taken back",
+                                       game_id=game_id))
             last = conn.execute(
                 "SELECT idx, action FROM actions WHERE game_id = ? ORDER BY idx DESC LIMIT 1",
                 (game_id,),
@@ -451,11 +472,13 @@ class Journal:
         """Mark a game over. ``result`` is one of RESULTS (see the module docstring)."""
         if result not in RESULTS:
             raise JournalError(
-                f"game {game_id}: result {result!r} is not one of {', '.join(RESULTS)}"
+                Msg("game {game_id}: result {result!r} is not one of {value}",
+                    game_id=game_id, result=result, value=', '.join(RESULTS))
             )
         for name, score in (("white", white_score), ("black", black_score)):
             if isinstance(score, bool) or not isinstance(score, int) or score < 0:
-                raise JournalError(f"game {game_id}: {name} score {score!r} is not a count")
+                raise JournalError(Msg("game {game_id}: {name} score {score!r} is not a count",
+                                       game_id=game_id, name=name, score=score))
         with self._write() as conn:
             self._open_row(conn, game_id)
             conn.execute(
@@ -539,10 +562,12 @@ class Journal:
             with self._lock:
                 return list(self._db.execute(sql, params).fetchall())
         except sqlite3.Error as exc:
-            raise JournalError(f"journal {self.path}: cannot read: {exc}") from exc
+            raise JournalError(Msg("journal {path}: cannot read: {exc}",
+                                   path=self.path, exc=exc)) from exc
 
     def _unknown(self, game_id: int) -> JournalError:
-        return JournalError(f"no game with id {game_id!r} in the journal {self.path}")
+        return JournalError(Msg("no game with id {game_id!r} in the journal {path}",
+                                game_id=game_id, path=self.path))
 
     def _check_id(self, game_id: int) -> None:
         """An id SQLite cannot even hold (beyond 64 bits) names no game."""
@@ -562,5 +587,6 @@ class Journal:
     def _open_row(self, conn: sqlite3.Connection, game_id: int) -> tuple[object, ...]:
         row = self._row(conn, game_id)
         if row[5] is not None:
-            raise JournalError(f"game {game_id} is already over ({row[6]})")
+            raise JournalError(Msg("game {game_id} is already over ({value})",
+                                   game_id=game_id, value=row[6]))
         return row

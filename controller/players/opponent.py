@@ -190,7 +190,7 @@ class Opponent:
         told = self._told[side]
         if not self._started[side] or moves[:len(told)] != told:
             if game.ply != 0:
-                self._drop(side, PlayerError("it cannot follow a take-back or a resumed game"),
+                self._drop(side, PlayerError(Msg("it cannot follow a take-back or a resumed game")),
                            game.ply)
                 return
             try:

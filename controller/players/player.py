@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Protocol
 
+from controller.i18n import Msg
 from engine.ai import MAX_LEVEL, Engine
 from engine.errors import DvonnError, InvalidMoveError
 from engine.game import Game
@@ -93,7 +94,7 @@ class RandomPlayer(_Builtin):
     def choose(self, game: Game) -> Move:
         move = random_move(game, self.rng)
         if move is None:
-            raise PlayerError("random: the game is over, there is no action to choose")
+            raise PlayerError(Msg("random: the game is over, there is no action to choose"))
         return move
 
 
@@ -107,7 +108,7 @@ class GreedyPlayer(RandomPlayer):
     def choose(self, game: Game) -> Move:
         move = greedy_move(game, self.rng)
         if move is None:
-            raise PlayerError("greedy: the game is over, there is no action to choose")
+            raise PlayerError(Msg("greedy: the game is over, there is no action to choose"))
         return move
 
 
@@ -139,7 +140,7 @@ class ExternalPlayer:
                  grace: float = GRACE, clock: Clock = time.monotonic,
                  name: str | None = None, move_timeout: float = 60.0) -> None:
         if not argv:
-            raise PlayerError("cmd: needs a program, e.g. cmd:/path/to/player --seed=1")
+            raise PlayerError(Msg("cmd: needs a program, e.g. cmd:/path/to/player --seed=1"))
         self.argv = argv
         self.name = name or "cmd:" + " ".join(argv)
         self.game_time = game_time
@@ -164,7 +165,8 @@ class ExternalPlayer:
                                     stderr=subprocess.PIPE, text=True, bufsize=1,
                                     start_new_session=True)
         except OSError as exc:
-            raise PlayerError(f"{self.name}: cannot start the program: {exc}") from None
+            raise PlayerError(Msg("{name}: cannot start the program: {exc}",
+                                  name=self.name, exc=exc)) from None
         self._proc = proc
         assert proc.stdout is not None and proc.stderr is not None
         threading.Thread(target=self._pump, args=(proc.stdout, self._lines), daemon=True).start()
@@ -207,7 +209,7 @@ class ExternalPlayer:
     def _send(self, text: str, game: Game | None) -> None:
         proc = self._proc
         if proc is None or proc.stdin is None:
-            raise PlayerError(f"{self.name}: the program is not running")
+            raise PlayerError(Msg("{name}: the program is not running", name=self.name))
         try:
             proc.stdin.write(text + "\n")
             proc.stdin.flush()
@@ -220,7 +222,7 @@ class ExternalPlayer:
 
     def choose(self, game: Game) -> Move:
         if self._proc is None:
-            raise PlayerError(f"{self.name}: the program is not running")
+            raise PlayerError(Msg("{name}: the program is not running", name=self.name))
         timeout = self.move_timeout
         if self.game_time is not None:
             timeout = max(0.0, self.game_time - self.used) + self.grace
@@ -241,12 +243,14 @@ class ExternalPlayer:
             move = Move.parse(text)
         except InvalidMoveError:
             self.close()
-            raise PlayerError(f"{self.name} sent {text[:40]!r} at ply {game.ply + 1}, which is "
-                              "not DVONN notation (expected e.g. C3, C3D3 or PASS)") from None
+            raise PlayerError(Msg("{name} sent {value!r} at ply {value2}, which is not DVONN "
+                                  "notation (expected e.g. C3, C3D3 or PASS)",
+                                  name=self.name, value=text[:40], value2=game.ply + 1)) from None
         if move not in game.legal_moves():
             reason = game._illegal_reason(move)
             self.close()
-            raise PlayerError(f"{self.name} sent an illegal action: {reason}")
+            raise PlayerError(Msg("{name} sent an illegal action: {reason}",
+                                  name=self.name, reason=reason))
         return move
 
     def _hung(self, game: Game) -> PlayerError:
@@ -254,8 +258,10 @@ class ExternalPlayer:
                   else f"{self.move_timeout:g} s")
         self.close()
         grace = f" (+{self.grace:g} s grace)" if self.game_time is not None else ""
-        return PlayerError(f"{self.name}: no action at ply {game.ply + 1} within {budget}"
-                           f"{grace}; {self.used:.2f} s used; stopped it")
+        return PlayerError(Msg("{name}: no action at ply {value} within {budget}{grace}; "
+                               "{used:.2f} s used; stopped it",
+                               name=self.name, value=game.ply + 1, budget=budget, grace=grace,
+                               used=self.used))
 
     def end_game(self, game: Game) -> None:
         proc = self._proc
@@ -308,18 +314,21 @@ def check_spec(spec: str) -> str:
     if low.startswith("ai:"):
         value = low[3:]
         if not value.isdigit() or not 1 <= int(value) <= MAX_LEVEL:
-            raise PlayerError(f"player {spec!r}: the level must be 1..{MAX_LEVEL}, e.g. ai:4")
+            raise PlayerError(Msg("player {spec!r}: the level must be 1..{MAX_LEVEL}, e.g. ai:4",
+                                  spec=spec, MAX_LEVEL=MAX_LEVEL))
         return f"ai:{int(value)}"
     if low.startswith("cmd:"):
         try:
             argv = shlex.split(text[4:])
         except ValueError as exc:
-            raise PlayerError(f"player {spec!r}: {exc}") from None
+            raise PlayerError(Msg("player {spec!r}: {exc}", spec=spec, exc=exc)) from None
         if not argv:
-            raise PlayerError(f"player {spec!r}: cmd: needs a program, e.g. cmd:./player")
+            raise PlayerError(Msg("player {spec!r}: cmd: needs a program, e.g. cmd:./player",
+                                  spec=spec))
         return text
-    raise PlayerError(f"player {spec!r} is not one of human, ai[:LEVEL] (1..{MAX_LEVEL}), "
-                      "random, greedy, cmd:PROGRAM [ARGS]")
+    raise PlayerError(Msg("player {spec!r} is not one of human, ai[:LEVEL] (1..{MAX_LEVEL}), "
+                          "random, greedy, cmd:PROGRAM [ARGS]",
+                          spec=spec, MAX_LEVEL=MAX_LEVEL))
 
 
 def make_player(spec: str, *, seed: int = 0, game_time: float | None = None,
@@ -328,7 +337,8 @@ def make_player(spec: str, *, seed: int = 0, game_time: float | None = None,
     """The player a spec names (not ``human``: the table handles people)."""
     text = check_spec(spec)
     if text == "human":
-        raise PlayerError("'human' plays on the table; a match needs ai, random, greedy or cmd:")
+        raise PlayerError(Msg("'human' plays on the table; a match needs ai, random, greedy "
+                              "or cmd:"))
     if text == "random":
         return RandomPlayer(seed)
     if text == "greedy":
@@ -372,7 +382,8 @@ def play_game(white: Player, black: Player) -> GameResult:
             other = sides["b" if game.turn == "w" else "w"]
             move = me.choose(game)
             if move not in game.legal_moves():  # built-in players are checked too
-                raise PlayerError(f"{me.name}: {game._illegal_reason(move)}")
+                raise PlayerError(Msg("{name}: {value}",
+                                      name=me.name, value=game._illegal_reason(move)))
             game.push_unchecked(move)
             other.observe(game, move)
     finally:

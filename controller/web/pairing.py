@@ -41,6 +41,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.i18n import Msg
 from engine.errors import DvonnError
 from engine.game import Game
 from engine.move import PASS
@@ -314,8 +315,9 @@ class Pairing:
         except FileNotFoundError:
             return
         except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise DvonnError(f"{path}: the paired devices cannot be read ({exc}); delete the "
-                             "file to forget them (phones pair again)") from None
+            raise DvonnError(Msg("{path}: the paired devices cannot be read ({exc}); delete the "
+                                 "file to forget them (phones pair again)",
+                                 path=path, exc=exc)) from None
         try:
             assert data["format"] == FORMAT
             for d in data["devices"]:
@@ -324,8 +326,9 @@ class Pairing:
                 if device.seat in SEATS and len(device.key) == 64:
                     self._devices[device.key] = device
         except (AssertionError, KeyError, TypeError, ValueError):
-            raise DvonnError(f"{path}: not a file of paired devices; delete it to forget "
-                             "them (phones pair again)") from None
+            raise DvonnError(Msg("{path}: not a file of paired devices; delete it to forget them "
+                                 "(phones pair again)",
+                                 path=path)) from None
 
     def save(self) -> None:
         """Write the devices file now (atomically, mode 0600), when there is one."""

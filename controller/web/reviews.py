@@ -34,6 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.i18n import Msg
 from controller.publish import last_step
 from engine.errors import DvonnError
 from engine.game import Game
@@ -147,7 +148,8 @@ def steps(actions: list[str]) -> list[dict[str, Any]]:
         try:
             game.push(Move.parse(text))
         except DvonnError as exc:
-            raise DvonnError(f"action {i + 1} ({text}): {exc}") from None
+            raise DvonnError(Msg("action {value} ({text}): {exc}",
+                                 value=i + 1, text=text, exc=exc)) from None
         out.append(_step(game))
     return out
 

@@ -52,7 +52,7 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-from controller.i18n import LANGUAGES, catalog, from_accept_language
+from controller.i18n import LANGUAGES, Msg, catalog, from_accept_language
 from controller.web.bridge import CONTROLS, Command, Inbox, InboxFull
 from controller.web.devices import client, pairing_routes
 from controller.web.guard import Guard, HostCheck
@@ -116,9 +116,11 @@ def parse_address(text: str, default_host: str = "0.0.0.0") -> tuple[str, int]:
     try:
         port = int(port_text)
     except ValueError:
-        raise DvonnError(f"{text!r} is not [HOST:]PORT (e.g. 8080 or 127.0.0.1:8080)") from None
+        raise DvonnError(Msg("{text!r} is not [HOST:]PORT (e.g. 8080 or 127.0.0.1:8080)",
+                             text=text)) from None
     if not 0 <= port <= 65535:
-        raise DvonnError(f"port {port} in {text!r} is out of range (0-65535)")
+        raise DvonnError(Msg("port {port} in {text!r} is out of range (0-65535)",
+                             port=port, text=text))
     return host, port
 
 
@@ -205,7 +207,8 @@ class WebServer:
             sock.listen(128)
         except OSError as exc:
             sock.close()
-            raise DvonnError(f"cannot serve on {self.host}:{self.port}: {exc.strerror or exc}"
+            raise DvonnError(Msg("cannot serve on {host}:{port}: {value}",
+                                 host=self.host, port=self.port, value=exc.strerror or exc)
                              ) from None
         self._sock = sock
         self.port = sock.getsockname()[1]
@@ -230,7 +233,8 @@ class WebServer:
         self._thread.start()
         if not self._started.wait(10.0) or self._loop is None or not self._thread.is_alive():
             self.stop()
-            raise DvonnError(f"the web server on {self.host}:{self.port} did not start")
+            raise DvonnError(Msg("the web server on {host}:{port} did not start",
+                                 host=self.host, port=self.port))
 
     def _serve(self) -> None:
         assert self._server is not None and self._sock is not None

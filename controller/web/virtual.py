@@ -32,6 +32,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from controller.i18n import Msg
 from controller.table.session import TableController
 from controller.web.bridge import CONTROLS, Command, Inbox
 from engine.game import Game
@@ -56,8 +57,9 @@ def agent_for(spec: str, side: str, seed: int = 0) -> Agent | None:
     if is_human(text):
         return None
     if text.startswith("cmd:"):
-        raise PlayerError(f"player {spec!r}: the virtual table plays human, ai[:LEVEL], random "
-                          "or greedy (an external program plays with 'dvonn-board match')")
+        raise PlayerError(Msg("player {spec!r}: the virtual table plays human, ai[:LEVEL], random "
+                              "or greedy (an external program plays with 'dvonn-board match')",
+                              spec=spec))
     player = make_player(text, seed=seed)
     player.new_game(side)
     return player.choose

@@ -99,3 +99,59 @@ def test_the_config_language_wins_over_the_environment(tmp_path: Path) -> None:
     (config / "config.toml").write_text('[display]\nlanguage = "fr"\n', encoding="utf-8")
     done = run(["demo", "--fast", "--seed", "3"], GERMAN, tmp_path)  # a bad config: the
     assert "Weiß setzt" in done.stdout  # environment's language (demo needs no config)
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--help"], ["Aufruf: dvonn-board", "Positionsargumente", "Optionen",
+                  "diese Hilfe zeigen und beenden", "eine ganze Partie auf dem simulierten Tisch"]),
+    (["perft", "--help"], ["Aufruf: dvonn-board perft", "eine Zahl je erstem Zug",
+                           "(Vorgabe 600; 0 = keine Grenze)"]),
+    (["demo", "--help"], ["Startwert des Zufalls", "Journaldatei"]),
+    (["analyze", "--help"], ["Für jeden Zug einer Partie", "Sekunden für die ganze Partie"]),
+])
+def test_help_in_german(args: list[str], words: list[str], tmp_path: Path) -> None:
+    de, en = run(args, GERMAN, tmp_path), run(args, ENGLISH, tmp_path)
+    assert de.returncode == en.returncode == 0, de.stderr
+    for word in words:
+        assert word in de.stdout, (word, de.stdout)
+    assert "usage:" in en.stdout and "options:" in en.stdout and "usage:" not in de.stdout
+
+
+@pytest.mark.parametrize(("args", "german", "english"), [
+    (["perft"], "diese Argumente fehlen: depth", "the following arguments are required: depth"),
+    (["perft", "x"], "Argument depth: ungültiger int-Wert: 'x'",
+     "argument depth: invalid int value: 'x'"),
+    (["frobnicate"], "ungültige Auswahl: 'frobnicate' (möglich: ",
+     "invalid choice: 'frobnicate' (choose from "),
+    (["moves", "--bogus"], "unbekannte Argumente: --bogus", "unrecognized arguments: --bogus"),
+    (["perft", "3", "--max-time", "-1"], "'-1': muss 0 oder mehr Sekunden sein",
+     "'-1': must be 0 or more seconds"),
+])
+def test_argparse_errors_are_one_german_line_exit_2(
+        args: list[str], german: str, english: str, tmp_path: Path) -> None:
+    de, en = run(args, GERMAN, tmp_path), run(args, ENGLISH, tmp_path)
+    assert de.returncode == en.returncode == 2
+    assert de.stdout == en.stdout == ""
+    assert len(de.stderr.splitlines()) == len(en.stderr.splitlines()) == 1
+    assert german in de.stderr and "(siehe '" in de.stderr
+    assert english in en.stderr and "(see '" in en.stderr
+
+
+def test_a_config_error_in_german(tmp_path: Path) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text('[sensor]\nbaudrate = -5\n', encoding="utf-8")
+    de = run(["play", "--config", str(config)], GERMAN, tmp_path)
+    en = run(["play", "--config", str(config)], ENGLISH, tmp_path)
+    assert de.returncode == en.returncode == 2
+    assert len(de.stderr.splitlines()) == 1
+    assert en.stderr.strip() == (f"dvonn-board play: {config}: config key 'sensor.baudrate': "
+                                 "must be a positive integer, got -5")
+    assert de.stderr.strip() == (f"dvonn-board play: {config}: Konfigurationsschlüssel "
+                                 "'sensor.baudrate': muss eine positive ganze Zahl sein, nicht -5")
+
+
+def test_the_config_language_reaches_the_help(tmp_path: Path) -> None:
+    config = tmp_path / "de.toml"
+    config.write_text('[display]\nlanguage = "de"\n', encoding="utf-8")
+    done = run(["play", "--config", str(config), "--help"], ENGLISH, tmp_path)
+    assert done.returncode == 0 and "Aufruf: dvonn-board play" in done.stdout

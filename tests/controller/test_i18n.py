@@ -26,7 +26,9 @@ from controller.i18n.extract import messages
 from controller.i18n.msgfmt import compile_po, parse_po
 from engine.errors import ConfigError
 
-PLACEHOLDER = re.compile(r"\{(\w*)\}")
+PLACEHOLDER = re.compile(r"\{(\w*(?:![rsa])?(?::[^{}]*)?)\}")  # name, !r, :spec
+#: argparse's %-style placeholders (its messages and help texts are %-formatted)
+PERCENT = re.compile(r"%(?:\((\w+)\))?[a-z%]")
 ENTRIES = {e.msgid: e for e in parse_po(po_path("de").read_text(encoding="utf-8")) if e.msgid}
 
 
@@ -136,3 +138,30 @@ def test_a_message_is_english_text_that_shows_in_german_later() -> None:
     assert localize("taken back", "de") == "zurückgenommen"  # a fixed message, looked up whole
     copy = pickle.loads(pickle.dumps(msg))
     assert copy == msg and type(copy) is str
+
+
+@pytest.mark.parametrize("msgid", sorted(ENTRIES))
+def test_percent_placeholders_are_the_same_in_both_languages(msgid: str) -> None:
+    """argparse %-formats its messages and every help text: a German text keeps them all and
+    adds no stray '%'."""
+    want = sorted(PERCENT.findall(msgid) + ["%"] * msgid.count("%"))
+    for text in ENTRIES[msgid].msgstr:
+        assert sorted(PERCENT.findall(text) + ["%"] * text.count("%")) == want, (msgid, text)
+
+
+def test_config_errors_keep_the_english_text_and_show_in_german() -> None:
+    from controller.i18n import error_text
+
+    with pytest.raises(ConfigError) as caught:
+        parse_config('[display]\nlanguage = "fr"\n')
+    english = str(caught.value)
+    assert english.startswith("config key 'display.language': ")
+    assert error_text(caught.value, "en") == english
+    german = error_text(caught.value, "de")
+    assert german.startswith("Konfigurationsschlüssel 'display.language': ") and "'fr'" in german
+    with pytest.raises(ConfigError) as caught:
+        parse_config("[nonsense]\n")
+    assert str(caught.value) == ("config key 'nonsense': unknown section; allowed: "
+                                 + str(caught.value).split("allowed: ")[1])
+    assert "unbekannter Abschnitt; erlaubt: " in error_text(caught.value, "de")
+    assert error_text(ValueError("plain"), "de") == "plain"  # not a Msg: as it is
