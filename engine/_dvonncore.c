@@ -297,7 +297,7 @@ static PyObject *Core_history(CoreObject *self, PyObject *unused) {
 }
 
 /* root(pos, moves, depth, (node_limit, check_at, check_every, deadline, last_check, clock,
- *      use_tt, use_pvs, use_ordering, noise, salt, max_entries), nodes)
+ *      use_tt, use_pvs, use_ordering, noise, salt, max_entries, lmr), nodes)
  * -> (stopped, best, best_move, [(move, value), ...], nodes, check_at, last_check)
  * One iteration of Searcher._root. */
 static PyObject *Core_root(CoreObject *self, PyObject *args) {
@@ -309,11 +309,12 @@ static PyObject *Core_root(CoreObject *self, PyObject *args) {
     memset(&x, 0, sizeof(Ctx));
     long long node_limit, check_at, check_every, noise, max_entries;
     unsigned long long salt;
-    int use_tt, use_pvs, use_ordering;
-    if (!PyArg_ParseTuple(params, "LLLddOpppLKL", &node_limit, &check_at, &check_every,
+    int use_tt, use_pvs, use_ordering, lmr;
+    if (!PyArg_ParseTuple(params, "LLLddOpppLKLi", &node_limit, &check_at, &check_every,
                           &x.deadline, &x.last_check, &x.clock, &use_tt, &use_pvs,
-                          &use_ordering, &noise, &salt, &max_entries))
+                          &use_ordering, &noise, &salt, &max_entries, &lmr))
         return NULL;
+    x.lmr = lmr < 0 ? 0 : lmr;
     if (max_entries < 1) {
         PyErr_SetString(PyExc_ValueError, "max_entries must be >= 1");
         return NULL;

@@ -3,8 +3,10 @@
 from collections.abc import Callable, Sequence
 
 _Pos = tuple[tuple[str, ...], int, bool]
+# (node_limit, check_at, check_every, deadline, last_check, clock, use_tt, use_pvs,
+#  use_ordering, noise, salt, max_entries, lmr)
 _Params = tuple[int, int, int, float, float, Callable[[], float], bool, bool, bool, int, int,
-                int]
+                int, int]
 
 def init(z: Sequence[int], z_black: int, targets: Sequence[Sequence[int]],
          target_masks: Sequence[int], neighbours: Sequence[Sequence[int]],

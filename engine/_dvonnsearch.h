@@ -7,6 +7,8 @@
 #include <Python.h>
 #include "_dvonnboard.h"
 
+#define LMR_DEPTH 3 /* engine/search.py LMR_DEPTH */
+
 /* ------------------------------------------------------------------ hash maps */
 typedef struct {
     uint64_t key;
@@ -95,6 +97,7 @@ typedef struct {
     PyObject *clock;
     uint64_t salt;
     int use_tt, use_pvs, use_ordering;
+    int lmr;    /* late-move reductions from this move index (0: off; Searcher.lmr) */
     int stop;   /* the budget ran out (Python's _Stop) */
     int error;  /* a Python exception is set (clock failed, out of memory) */
 } Ctx;
@@ -225,6 +228,8 @@ static int64_t negamax(Ctx *x, int depth, int64_t alpha, int64_t beta, int ply) 
     }
     int64_t alpha0 = alpha, best = -INF;
     int best_move = NONE_MOVE;
+    /* late-move reductions, as in Searcher._negamax */
+    int late = (x->lmr && x->use_pvs && depth >= LMR_DEPTH && s->ply >= PLACEMENTS) ? x->lmr : n;
     for (int i = 0; i < n; i++) {
         int m = moves[i];
         int64_t value;
@@ -232,9 +237,12 @@ static int64_t negamax(Ctx *x, int depth, int64_t alpha, int64_t beta, int ply) 
         if (i == 0 || !x->use_pvs) {
             value = -negamax(x, depth - 1, -beta, -alpha, ply + 1);
         } else {
-            value = -negamax(x, depth - 1, -alpha - 1, -alpha, ply + 1);
-            if (!x->stop && alpha < value && value < beta)
-                value = -negamax(x, depth - 1, -beta, -alpha, ply + 1);
+            value = i >= late ? -negamax(x, depth - 2, -alpha - 1, -alpha, ply + 1) : alpha + 1;
+            if (!x->stop && value > alpha) {
+                value = -negamax(x, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if (!x->stop && alpha < value && value < beta)
+                    value = -negamax(x, depth - 1, -beta, -alpha, ply + 1);
+            }
         }
         pop(s, &u);
         if (x->stop) return 0;

@@ -204,6 +204,16 @@ def test_search_options_are_identical(core: object, pvs: bool, tt: bool, orderin
         assert outcome(c) == outcome(py)
 
 
+@pytest.mark.parametrize("lmr", [0, 1, 3, 8])
+def test_late_move_reductions_are_identical(core: object, lmr: int) -> None:
+    # depth 4 and 5: the reductions start at nodes with 3 plies left (LMR_DEPTH)
+    for seed, depth in ((5, 4), (6, 5)):
+        game = searchable(seed + 30, False)
+        py, c = (Searcher(seed=seed, lmr=lmr, accelerated=compiled).search(
+                     game, Limits(depth=depth)) for compiled in (False, True))
+        assert outcome(c) == outcome(py), (lmr, seed, depth)
+
+
 @pytest.mark.parametrize("max_entries", [1, 37, 500])
 def test_bounded_tables_are_emptied_alike(core: object, max_entries: int) -> None:
     """Tables that fill up inside a search are emptied at the same moment in both."""
