@@ -20,6 +20,7 @@ ALLOWED: dict[str, set[str]] = {
     "engine": set(),
     "controller.i18n": {"engine"},  # its errors; every controller part may use the catalogs
     "firmware": set(),
+    "controller.files": set(),  # the standard library only
     "hardware": {"engine"},
     "vision": {"engine", "hardware"},  # hardware: the events the camera backend emits
     "vision.synthetic": {"engine", "vision"},
@@ -33,9 +34,11 @@ ALLOWED: dict[str, set[str]] = {
     "controller.recording": {"engine", "hardware", "vision", "controller.table",
                              "controller.sensorlog", "controller.runner"},
 }
-for _part in [p for p in ALLOWED if p.startswith("controller.") and p != "controller.i18n"]:
+for _part in [p for p in ALLOWED
+              if p.startswith("controller.") and p not in ("controller.i18n", "controller.files")]:
     ALLOWED[_part].add("controller.i18n")
-_BELOW_SIM = {"engine", "hardware", "vision", "controller.i18n", "controller.table",
+_BELOW_SIM = {"engine", "hardware", "vision", "controller.i18n", "controller.files",
+              "controller.table",
               "controller.journal",
               "controller.players", "controller.config", "controller.sensorlog",
               "controller.publish", "controller.runner", "controller.recording"}

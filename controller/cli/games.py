@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -32,6 +30,7 @@ from typing import Any
 from controller.cli.recordfile import display_name, load_record_path
 from controller.cli.rules import result_line
 from controller.config.settings import load_config
+from controller.files import write_atomically
 from controller.i18n import Msg, _
 from controller.journal.db import utc_now
 from controller.journal.store import (
@@ -142,7 +141,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         actions = journal.actions(args.id)
     text = export_game(info, actions, args.format)
     if args.out:
-        write_atomically(Path(args.out), text)
+        save_text(Path(args.out), text)
         print(f"game {info.id} written to {args.out}", file=sys.stderr)
     else:
         sys.stdout.write(text)
@@ -263,27 +262,15 @@ def export_game(info: GameInfo, actions: list[str], fmt: str) -> str:
     raise ValueError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
 
 
-def write_atomically(path: Path, text: str) -> None:
+def save_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` via a temporary file, so a crash never leaves half a file.
 
     A path that cannot be written (no such folder, a folder, no permission) is a DvonnError.
     """
     path = path.expanduser()
     try:
-        _write_atomically(path, text)
+        write_atomically(path, text)
     except OSError as exc:
         raise DvonnError(Msg("cannot write {path}: {value}",
                              path=path, value=exc.strerror or exc)) from exc
 
-
-def _write_atomically(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

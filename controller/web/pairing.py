@@ -26,12 +26,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import ipaddress
 import json
-import os
 import secrets
 import threading
 import time
@@ -41,6 +39,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from controller.files import write_atomically
 from controller.i18n import Msg
 from engine.errors import DvonnError
 from engine.game import Game
@@ -341,29 +340,12 @@ class Pairing:
             return
         text = json.dumps({"format": FORMAT, "version": 1, "devices": devices}, indent=1)
         with self._lock:  # one writer at a time
-            write_private(self.path, text)
+            write_atomically(self.path, text, private=True)
 
     def close(self) -> None:
         """Save the last-seen times if they changed."""
         if self._dirty:
             self.save()
-
-
-def write_private(path: Path, text: str) -> None:
-    """Replace ``path`` by ``text`` atomically, readable by its owner only."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def _hash(session: str) -> str:
