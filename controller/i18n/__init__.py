@@ -205,6 +205,18 @@ def config_error(key: str, message: str) -> ConfigError:
     return exc
 
 
+def in_every_language(text: str) -> dict[str, str]:
+    """``text`` in each of :data:`LANGUAGES` (``{"en": ..., "de": ...}``): what the web
+    server sends beside an English ``detail`` (``details``) or message (``messages``)."""
+    return {lang: localize(text, lang) for lang in LANGUAGES}
+
+
+def error_message(exc: BaseException) -> str:
+    """An exception's message as a Msg when it is one (to localize later), else its text."""
+    message = exc.args[0] if len(exc.args) == 1 else None
+    return message if isinstance(message, Msg) else str(exc)
+
+
 def error_text(exc: BaseException, lang: str | None = None) -> str:
     """An exception's message for a player: a Msg message in ``lang`` (default: the current
     language), anything else (the engine's errors, the system's) as it is, in English."""
@@ -213,5 +225,6 @@ def error_text(exc: BaseException, lang: str | None = None) -> str:
 
 
 __all__ = ["LANGUAGES", "NAMES", "Msg", "N_", "Nn_", "_", "catalog", "choose", "config_error",
-           "error_text", "from_accept_language", "get_language", "language_from_env", "localize",
+           "error_message", "error_text", "from_accept_language", "get_language",
+           "in_every_language", "language_from_env", "localize",
            "ngettext", "set_language", "side"]

@@ -21,6 +21,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.i18n import Msg
 from controller.publish import table_state
 from controller.table.session import TableController
 from controller.web.hub import StateHub
@@ -98,7 +99,8 @@ class Inbox:
         try:
             self._queue.put_nowait(command)
         except queue.Full:
-            raise InboxFull(f"{self.limit} commands are waiting for the table") from None
+            raise InboxFull(Msg("{limit} commands are waiting for the table",
+                               limit=self.limit)) from None
         return command.future
 
     def get(self, timeout: float = 0.0) -> Command | None:
@@ -159,5 +161,5 @@ class ControlSource:
         """The ButtonEvent for a button command (None and the command answered otherwise)."""
         if cmd.name in CONTROLS:
             return ButtonEvent(self.clock.now(), cmd.name, cmd.name == "new")
-        cmd.answer(False, "this table has no virtual board: move the pieces on the table")
+        cmd.answer(False, Msg("this table has no virtual board: move the pieces on the table"))
         return None

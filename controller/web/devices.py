@@ -15,6 +15,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from controller.i18n import Msg, in_every_language
 from controller.web.pairing import Pairing, Refused, Who, clean_name, device_name
 
 if TYPE_CHECKING:
@@ -33,11 +34,12 @@ def refused(exc: Refused) -> JSONResponse:
     from starlette.responses import JSONResponse
 
     headers = {"Retry-After": str(exc.retry_after)} if exc.retry_after else None
-    return JSONResponse({"ok": False, "detail": exc.detail}, status_code=exc.status,
+    return JSONResponse(exc.body(), status_code=exc.status,
                         headers=headers)
 
 
-NOT_PAIRED = Refused(403, "this device is not paired: pair it with the code the table shows")
+NOT_PAIRED = Refused(403, Msg("this device is not paired: pair it with the code the table "
+                                  "shows"))
 
 
 def pairing_routes(pairing: Pairing, cookie: Callable[[], str],
@@ -51,19 +53,20 @@ def pairing_routes(pairing: Pairing, cookie: Callable[[], str],
     async def pair(request: Request) -> Response:
         wait = pairing.throttled(client(request))
         if wait:
-            return refused(Refused(429, f"too many wrong codes: wait {wait} s", wait))
+            return refused(Refused(429, Msg("too many wrong codes: wait {wait} s", wait=wait),
+                                   wait))
         body = b""
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_PAIR_BODY:
-                return refused(Refused(413, "a pairing request is a small JSON object"))
+                return refused(Refused(413, Msg("a pairing request is a small JSON object")))
         try:
             data = json.loads(body or b"null")
         except ValueError:
             data = None
         if not isinstance(data, dict):
-            return refused(Refused(400, 'send {"code": "123456", "seat": "white", "black" '
-                                        'or "both"}'))
+            return refused(Refused(400, Msg("send {example}", example='{"code": "123456", '
+                                            '"seat": "white", "black" or "both"}')))
         name = clean_name(data.get("name")) or device_name(request.headers.get("user-agent", ""))
         try:
             device, session = pairing.pair(data.get("code"), data.get("seat"), name,
@@ -82,8 +85,9 @@ def pairing_routes(pairing: Pairing, cookie: Callable[[], str],
             code = pairing.request_code(client(request), sender)
         except Refused as exc:
             return refused(exc)
-        answer: dict[str, Any] = {"ok": True, "detail": "the pairing code is on the table's "
-                                  "screen (its terminal or journal)"}
+        detail = Msg("the pairing code is on the table's screen (its terminal or journal)")
+        answer: dict[str, Any] = {"ok": True, "detail": detail,
+                                  "details": in_every_language(detail)}
         if sender is not None and sender.seat == "both":
             answer["code"] = code
         return JSONResponse(answer, headers={"Cache-Control": "no-store"})
@@ -102,7 +106,8 @@ def pairing_routes(pairing: Pairing, cookie: Callable[[], str],
             return refused(NOT_PAIRED)
         device_id = request.path_params["device"]
         if not pairing.revoke(device_id):
-            return refused(Refused(404, f"no paired device {device_id!r}"))
+            return refused(Refused(404, Msg("no paired device {device_id!r}",
+                                               device_id=device_id)))
         pairing.announce(f"revoked: device {device_id}")
         response = JSONResponse({"ok": True})
         if sender.device is not None and sender.device.id == device_id:

@@ -32,6 +32,8 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from pathlib import Path
 from typing import Any
 
+from controller.i18n import Msg, in_every_language
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -207,28 +209,29 @@ class Guard:
         head = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
         head += sum(len(k) + len(v) + 4 for k, v in scope.get("headers") or ())
         if head > MAX_HEAD:
-            return 431, f"a request line and headers may have at most {MAX_HEAD} bytes"
+            return 431, Msg("a request line and headers may have at most {limit} bytes",
+                           limit=MAX_HEAD)
         headers = _headers(scope)
         host = headers.get("host")
         if host is None:
-            return 400, "a request needs a Host header"
+            return 400, Msg("a request needs a Host header")
         if not self.hosts.allowed(host):
-            return 421, "this table does not answer to that host name"
+            return 421, Msg("this table does not answer to that host name")
         length = headers.get("content-length", "0").strip()
         if not length.isdigit() or int(length) > self.max_body:
-            return 413, f"a request body may have at most {self.max_body} bytes"
+            return 413, Msg("a request body may have at most {limit} bytes", limit=self.max_body)
         if scope.get("method", "GET") in SAFE_METHODS:
             return None
         origin = headers.get("origin")
         if origin is not None and origin.lower() not in (f"http://{host.lower()}",
                                                          f"https://{host.lower()}"):
-            return 403, "a control request from another site's page is refused"
+            return 403, Msg("a control request from another site's page is refused")
         site = headers.get("sec-fetch-site")
         if site is not None and site.lower() != "same-origin":
-            return 403, "a control request from another site's page is refused"
+            return 403, Msg("a control request from another site's page is refused")
         if REQUEST_HEADER not in headers and TOKEN_HEADER not in headers:
-            return 403, ("a control request needs the X-Dvonn-Request header (the page sends "
-                         "it) or X-Dvonn-Token (scripts)")
+            return 403, Msg("a control request needs the X-Dvonn-Request header (the page "
+                            "sends it) or X-Dvonn-Token (scripts)")
         return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -250,7 +253,8 @@ class Guard:
             await self.app(scope, receive, send_guarded)
             return
         status, reason = refused
-        body = json.dumps({"ok": False, "detail": reason}).encode()
+        body = json.dumps({"ok": False, "detail": reason,
+                           "details": in_every_language(reason)}).encode()
         await send_guarded({"type": "http.response.start", "status": status, "headers": [
             (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
             (b"cache-control", b"no-store")]})

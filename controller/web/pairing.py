@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.files import write_atomically
-from controller.i18n import Msg
+from controller.i18n import Msg, in_every_language
+from controller.i18n import side as side_name
 from engine.errors import DvonnError
 from engine.game import Game
 from engine.move import PASS
@@ -69,6 +70,16 @@ class Refused(Exception):
         self.status = status
         self.detail = detail
         self.retry_after = retry_after
+
+    def body(self) -> dict[str, Any]:
+        """The answer's JSON: ``detail`` in English, ``details`` in every language."""
+        return refusal_body(self.detail)
+
+
+def refusal_body(detail: str) -> dict[str, Any]:
+    """``{"ok": false, "detail": English, "details": {"en": ..., "de": ...}}`` (a Msg
+    ``detail`` is shown in the page's language; a plain one as a fixed catalog message)."""
+    return {"ok": False, "detail": detail, "details": in_every_language(detail)}
 
 
 @dataclass
@@ -211,7 +222,7 @@ class Pairing:
         with self._lock:
             wait = self._requests.wait(key, now)
             if wait and (who is None or who.device is not None and who.seat != "both"):
-                raise Refused(429, "too many code requests: wait a minute", wait)
+                raise Refused(429, Msg("too many code requests: wait a minute"), wait)
             self._requests.add(key, now)
             current = self._code
         if current is None or current[1] - now < 60:
@@ -235,18 +246,19 @@ class Pairing:
         now = self.clock()
         key = address_key(address)
         if not isinstance(code, str) or len(code) != CODE_DIGITS or not code.isdigit():
-            raise Refused(400, f"a pairing code is {CODE_DIGITS} digits")
+            raise Refused(400, Msg("a pairing code is {digits} digits", digits=CODE_DIGITS))
         if seat not in SEATS:
-            raise Refused(400, "seat: white, black or both")
+            raise Refused(400, Msg("seat: white, black or both"))
         with self._lock:
             wait = self._throttled(key, now)
             if wait:
-                raise Refused(429, f"too many wrong codes: wait {wait} s", wait)
+                raise Refused(429, Msg("too many wrong codes: wait {wait} s", wait=wait), wait)
             current = self._code
             if (current is None or now >= current[1]
                     or not hmac.compare_digest(code.encode(), current[0].encode())):
                 self._failed(key, now)
-                raise Refused(403, "wrong or expired pairing code: ask the table for a new one")
+                raise Refused(403, Msg("wrong or expired pairing code: ask the table for a "
+                                       "new one"))
             self._code = None  # one phone per code
             session = secrets.token_urlsafe(32)
             device = Device(secrets.token_hex(8), _hash(session), name or "a browser", seat,
@@ -373,15 +385,15 @@ def seat_refusal(side: str, name: str, cell: str, state: dict[str, Any] | None,
     (``cell`` for a click) in ``state``; '' when it may (see the module docstring)."""
     if not side or name in NEUTRAL or state is None:
         return ""
-    me, other = SIDE_NAMES[side], SIDE_NAMES["b" if side == "w" else "w"]
+    me, other = side_name(side), side_name("b" if side == "w" else "w")
     if name == "undo":
         mover = last_mover(list(state.get("actions") or []))
         if mover is None or mover == side or mover in computer:
             return ""
-        return f"this phone plays {me}: the last action was {other}'s"
+        return Msg("this phone plays {me}: the last action was {other}'s", me=me, other=other)
     roles = state.get("roles") or {}
     if name == "click" and roles.get(cell.upper()) == "remove":
         return ""  # whoever is at the table takes a cut-off stack away
     if state.get("phase") == "over" or state.get("turn") == side:
         return ""
-    return f"this phone plays {me}: it is {other}'s turn"
+    return Msg("this phone plays {me}: it is {other}'s turn", me=me, other=other)

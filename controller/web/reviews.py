@@ -7,7 +7,8 @@
 - ``GET /api/review/ID``: one game to step through; ID is a journal game id, or ``live`` (the
   game on the table now, from its published state: it needs no journal). ``{"id", "white",
   "black", "result", "live", "actions": [...], "steps": [...], "status", "progress": {"done",
-  "total"}, "analysis", "detail"}``. ``steps[i]`` is the board after ``i`` actions
+  "total"}, "analysis", "detail"}`` (and ``"details": {"en", "de"}``, the detail in each
+  language, when there is one). ``steps[i]`` is the board after ``i`` actions
   (``stacks`` cell -> pieces bottom->top, ``last_move`` and ``removed`` as in the table state,
   ``score``, ``turn``, ``phase``). ``analysis`` is null until the engine's review is done
   (``status`` ``analysing``: ask again; ``queued`` when others wait before it; ``done``;
@@ -34,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.i18n import Msg
+from controller.i18n import Msg, error_message, in_every_language
 from controller.publish import last_step
 from engine.errors import DvonnError
 from engine.game import Game
@@ -117,7 +118,7 @@ class Reviews:
             result = review(moves, budget=self.budget, clock=clock, progress=progress,
                             searcher=Searcher(seed=0, clock=clock))
         except (DvonnError, ValueError, MemoryError) as exc:
-            job.error = str(exc)
+            job.error = error_message(exc)
             job.status = "failed"
             return
         job.analysis = {
@@ -186,8 +187,14 @@ def review_routes(reviews: Reviews, journal: Callable[[], Any], state: Callable[
     headers = {"Cache-Control": "no-store"}
 
     def refuse(status: int, detail: str) -> Response:
-        return JSONResponse({"ok": False, "detail": detail}, status_code=status,
+        return JSONResponse({"ok": False, "detail": detail,
+                             "details": in_every_language(detail)}, status_code=status,
                             headers=headers)
+
+    def with_details(out: dict[str, Any]) -> dict[str, Any]:
+        """``out`` with its ``detail`` in every language (``details``) when it has one."""
+        detail = out.get("detail")
+        return dict(out, details=in_every_language(detail)) if detail else out
 
     def live_id() -> Any:
         s = state()
@@ -200,7 +207,8 @@ def review_routes(reviews: Reviews, journal: Callable[[], Any], state: Callable[
         try:
             found = await run_in_threadpool(store.games)
         except DvonnError as exc:
-            return refuse(503, f"the journal cannot be read ({type(exc).__name__})")
+            return refuse(503, Msg("the journal cannot be read ({name})",
+                                   name=type(exc).__name__))
         current = live_id()
         listed = [_info(g, current) for g in reversed(found[-GAMES_LISTED:])]
         return JSONResponse({"journal": True, "games": listed}, headers=headers)
@@ -210,7 +218,7 @@ def review_routes(reviews: Reviews, journal: Callable[[], Any], state: Callable[
         s = state()
         if game_id == "live":
             if s is None:
-                raise LookupError("no game on the table yet")
+                raise LookupError(Msg("no game on the table yet"))
             players = s.get("players") or {}
             return {"id": s.get("game_id"), "white": players.get("white", "White"),
                     "black": players.get("black", "Black"), "result": None, "live": True,
@@ -218,7 +226,8 @@ def review_routes(reviews: Reviews, journal: Callable[[], Any], state: Callable[
                     "actions": [str(a) for a in s.get("actions") or []]}
         store = journal()
         if store is None or not hasattr(store, "game"):
-            raise LookupError("this table keeps no journal: only the live game can be reviewed")
+            raise LookupError(Msg("this table keeps no journal: only the live game can be "
+                                  "reviewed"))
         info = store.game(int(game_id))
         actions = store.actions(info.id)
         live = info.id == (s or {}).get("game_id")
@@ -230,33 +239,37 @@ def review_routes(reviews: Reviews, journal: Callable[[], Any], state: Callable[
     async def review(request: Request) -> Response:
         game_id = request.path_params["game"]
         if game_id != "live" and not (game_id.isdigit() and len(game_id) < 12):
-            return refuse(404, f"no game {game_id!r}: a journal game id or 'live'")
+            return refuse(404, Msg("no game {game_id!r}: a journal game id or 'live'",
+                                   game_id=game_id))
         try:
             facts = await run_in_threadpool(load, game_id)
         except LookupError as exc:
-            return refuse(404, str(exc.args[0]) if exc.args else "no such game")
+            return refuse(404, error_message(exc) if exc.args else Msg("no such game"))
         except DvonnError as exc:  # (its text names the journal's path: not for the page)
             if "no game with id" in str(exc):
-                return refuse(404, f"no game {game_id} in the journal")
-            return refuse(503, "the journal cannot be read (the table's log says why)")
+                return refuse(404, Msg("no game {game_id} in the journal", game_id=game_id))
+            return refuse(503, Msg("the journal cannot be read (the table's log says why)"))
         try:
             board = await run_in_threadpool(steps, facts["actions"])
         except DvonnError as exc:
-            return refuse(422, f"game {game_id} cannot be replayed: {exc}")
+            return refuse(422, Msg("game {game_id} cannot be replayed: {why}", game_id=game_id,
+                                   why=error_message(exc)))
         playing = facts.pop("playing")
         out = dict(facts, steps=board, analysis=None, detail="",
                    progress={"done": 0, "total": len(facts["actions"])})
         if playing and not paired(request) and not shared():
-            out.update(status="hidden", detail="the game is still being played: its review "
-                       "shows to spectators once it is over (or when the players share hints)")
-            return JSONResponse(out, headers=headers)
+            out.update(status="hidden", detail=Msg(
+                "the game is still being played: its review shows to spectators once it is "
+                "over (or when the players share hints)"))
+            return JSONResponse(with_details(out), headers=headers)
         job = reviews.job(tuple(facts["actions"]))
         if job is None:
-            out.update(status="busy", detail="the engine is busy with other reviews: try again")
-            return JSONResponse(out, headers={**headers, "Retry-After": "5"})
+            out.update(status="busy", detail=Msg("the engine is busy with other reviews: try "
+                                                 "again"))
+            return JSONResponse(with_details(out), headers={**headers, "Retry-After": "5"})
         out.update(status=job.status, analysis=job.analysis, detail=job.error,
                    progress={"done": job.done, "total": job.total})
-        return JSONResponse(out, headers=headers)
+        return JSONResponse(with_details(out), headers=headers)
 
     from starlette.routing import Route
 

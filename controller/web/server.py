@@ -37,6 +37,10 @@ Every request passes the gate of guard.py first: only the table's own host names
 requests only from the table's own page (or a script), no framing. Pages of devices that are
 not paired are spectators: read-only, and hints are hidden from them unless the players
 share them (:mod:`controller.web.hub`).
+
+A refusal (any route's, and the gate's) is ``{"ok": false, "detail": ENGLISH, "details":
+{"en": ..., "de": ...}}``: ``detail`` stays the English text (scripts and logs), ``details``
+is the same in each language the table speaks, for the page to show in its own.
 """
 
 from __future__ import annotations
@@ -52,13 +56,21 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-from controller.i18n import LANGUAGES, Msg, catalog, from_accept_language
+from controller.i18n import (
+    LANGUAGES,
+    Msg,
+    catalog,
+    error_message,
+    from_accept_language,
+    in_every_language,
+)
+from controller.i18n import side as side_name
 from controller.web.bridge import CONTROLS, Command, Inbox, InboxFull
 from controller.web.devices import client, pairing_routes
 from controller.web.guard import Guard, HostCheck
 from controller.web.hub import StateHub
 from controller.web.page import render_page
-from controller.web.pairing import Pairing, Who, seat_refusal
+from controller.web.pairing import Pairing, Who, refusal_body, seat_refusal
 from controller.web.reviews import REVIEW_BUDGET, Reviews, review_routes
 from controller.web.transport import Connections, Limits, client_address, protocol_class
 from engine.errors import DvonnError
@@ -258,7 +270,7 @@ class WebServer:
             self._sock.close()
             self._sock = None
         if self.inbox is not None:
-            self.inbox.refuse_all("the table is shutting down")
+            self.inbox.refuse_all(Msg("the table is shutting down"))
         self.pairing.close()  # the devices' last-seen times
         self.reviews.close()
 
@@ -368,58 +380,56 @@ class WebServer:
                 return JSONResponse({"error": "no frame yet"}, status_code=503)
             return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
+        def refuse(status: int, detail: str, headers: dict[str, str] | None = None) -> Response:
+            return JSONResponse(refusal_body(detail), status_code=status, headers=headers)
+
         async def control(request: Request) -> Response:
             wait = self.pairing.throttled(client(request))  # before this request's try
             sender = self.who(request)
             if sender is None:
                 if wait:
-                    return JSONResponse({"ok": False, "detail": f"too many wrong tokens: "
-                                         f"wait {wait} s"}, status_code=429,
-                                        headers={"Retry-After": str(wait)})
-                return JSONResponse(
-                    {"ok": False, "detail": "this device is not paired: pair it with the code "
-                     "the table shows (scripts: the X-Dvonn-Token header)"}, status_code=403)
+                    return refuse(429, Msg("too many wrong tokens: wait {wait} s", wait=wait),
+                                  headers={"Retry-After": str(wait)})
+                return refuse(403, Msg("this device is not paired: pair it with the code the "
+                                       "table shows (scripts: the X-Dvonn-Token header)"))
             name = request.path_params.get("name", CLICK)
             if name == SHARE:
                 on = request.query_params.get("on")
                 if on not in (None, "0", "1"):
-                    return JSONResponse({"ok": False, "detail": f"on={on!r}: use on=1 (share) "
-                                         "or on=0 (stop), or no on to toggle"}, status_code=400)
+                    return refuse(400, Msg("on={on!r}: use on=1 (share) or on=0 (stop), or no "
+                                           "on to toggle", on=on))
                 share = (not hub.share_hints) if on is None else on == "1"
                 hub.set_share_hints(share)
                 return JSONResponse({"ok": True, "share_hints": share})
             arg = request.path_params.get("cell", "")
             if name == CLICK and not self.virtual:
-                return JSONResponse({"ok": False, "detail": "this table has no virtual board"},
-                                    status_code=404)
+                return refuse(404, Msg("this table has no virtual board"))
             if (name not in CONTROLS and name != CLICK) or (name == CLICK and not arg):
-                return JSONResponse({"ok": False, "detail": f"no control {name!r}"},
-                                    status_code=404)
+                return refuse(404, Msg("no control {name!r}", name=name))
             if self.inbox is None:
-                return JSONResponse({"ok": False, "detail": "this view is read-only"},
-                                    status_code=404)
+                return refuse(404, Msg("this view is read-only"))
             seat = request.query_params.get("seat", "")
             if seat not in ("", "w", "b"):
-                return JSONResponse({"ok": False, "detail": f"seat {seat!r} is not w or b"},
-                                    status_code=400)
+                return refuse(400, Msg("seat {seat!r} is not w or b", seat=seat))
             if sender.side:  # a phone paired for one seat acts for that seat only
-                refusal = (f"this phone plays {sender.seat.title()} only" if seat not in ("",
-                           sender.side) else seat_refusal(sender.side, name, arg, state_now(),
-                                                          self.computer))
+                refusal = (Msg("this phone plays {side} only", side=side_name(sender.side))
+                           if seat not in ("", sender.side)
+                           else seat_refusal(sender.side, name, arg, state_now(), self.computer))
                 if refusal:
-                    return JSONResponse({"ok": False, "detail": refusal}, status_code=403)
+                    return refuse(403, refusal)
                 seat = sender.side
             try:
                 future = self.inbox.put(Command(name, arg, seat))
             except InboxFull as exc:
-                return JSONResponse({"ok": False, "detail": f"the table is busy ({exc})"},
-                                    status_code=503, headers={"Retry-After": "1"})
+                return refuse(503, Msg("the table is busy ({why})", why=error_message(exc)),
+                              headers={"Retry-After": "1"})
             answer = await answer_of(future)
             if answer is None:
-                detail = ("the table did not answer; the command was dropped"
-                          if future.cancelled() else "the table took the command but did not "
-                          "answer in time")
-                return JSONResponse({"ok": False, "detail": detail}, status_code=503)
+                return refuse(503, Msg("the table did not answer; the command was dropped")
+                              if future.cancelled() else Msg("the table took the command but "
+                                                             "did not answer in time"))
+            if not answer.get("ok") and isinstance(answer.get("detail"), str):
+                answer = dict(answer, details=in_every_language(answer["detail"]))
             return JSONResponse(answer, status_code=200 if answer.get("ok") else 409)
 
         routes = [

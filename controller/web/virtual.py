@@ -33,6 +33,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from controller.i18n import Msg
+from controller.i18n import side as side_name
 from controller.table.session import TableController
 from controller.web.bridge import CONTROLS, Command, Inbox
 from engine.game import Game
@@ -117,7 +118,7 @@ class VirtualTable:
             self._undo_to_human = cmd.name == "undo" and bool(self.agents)
             return [ButtonEvent(self.clock.now(), cmd.name, cmd.name == "new")]
         if cmd.name != "click":
-            cmd.answer(False, f"unknown command {cmd.name!r}")
+            cmd.answer(False, Msg("unknown command {name!r}", name=cmd.name))
             return []
         picked = self.picked
         stacks = list(self.stacks)
@@ -240,30 +241,30 @@ class VirtualTable:
         try:
             cell = parse_cell(name)
         except ValueError:
-            return f"{name!r} is not a cell"
+            return Msg("{name!r} is not a cell", name=name)
         game = self.ctl.game
         if game.is_over():
-            return "the game is over"
+            return Msg("the game is over")
         removable = self._roles("remove")
         if cell in removable:  # whoever is at the table takes a cut-off stack away
             self.stacks[cell] = ""
             return ""
         turn = game.turn
         if seat and seat != turn:
-            return f"it is {SIDE_NAMES[turn]}'s turn"
+            return Msg("it is {side}'s turn", side=side_name(turn))
         if turn in self.agents:
-            return f"it is the computer's turn ({SIDE_NAMES[turn]})"
+            return Msg("it is the computer's turn ({side})", side=side_name(turn))
         if self._roles("mismatch") or self._landing is not None or self.held is not None:
-            return "wait: the table is being set right"
+            return Msg("wait: the table is being set right")
         if game.placing:
             if self.stacks[cell]:
-                return f"{CELL_NAMES[cell]} is occupied"
+                return Msg("{cell} is occupied", cell=CELL_NAMES[cell])
             piece = game.piece_to_place()
             assert piece is not None
             self.stacks[cell] = piece
             return ""
         if removable:
-            return "take the cut-off stacks away first"
+            return Msg("take the cut-off stacks away first")
         source = self.picked
         if source is not None and cell == source:  # put it back: changed one's mind
             self.picked = None
@@ -277,10 +278,11 @@ class VirtualTable:
             self.picked = cell
             return ""
         if source is not None:
-            return f"{CELL_NAMES[cell]} is not a landing space for {CELL_NAMES[source]}"
+            return Msg("{cell} is not a landing space for {source}", cell=CELL_NAMES[cell],
+                       source=CELL_NAMES[source])
         if not self.stacks[cell]:
-            return f"{CELL_NAMES[cell]} is empty"
-        return f"the stack on {CELL_NAMES[cell]} cannot move now"
+            return Msg("{cell} is empty", cell=CELL_NAMES[cell])
+        return Msg("the stack on {cell} cannot move now", cell=CELL_NAMES[cell])
 
     def _lift(self, cell: int) -> None:
         self.held = (cell, self.stacks[cell])

@@ -82,3 +82,69 @@ def test_the_page_speaks_german_and_the_switch_keeps_the_game(german: Any) -> No
                               "s.dispatchEvent(new Event('change'))")
         _wait(german, lambda: "ist am Zug" in _text(german, "turn"), what="German again")
         german.execute_script("localStorage.clear()")
+
+
+def _post(port: int, path: str, cookie: str = "", body: Any = None,
+          page: bool = True) -> tuple[int, Any]:
+    from web_helpers import send
+
+    data = b"" if body is None else json.dumps(body).encode()
+    headers = [("Host", f"127.0.0.1:{port}"), ("Content-Length", str(len(data)))]
+    if page:
+        headers.append(("X-Dvonn-Request", "1"))
+    if cookie:
+        headers.append(("Cookie", cookie))
+    status, _headers, answer = send(port, "POST", path, headers, data)
+    return status, json.loads(answer)
+
+
+def test_refusals_carry_their_words_in_every_language() -> None:
+    """``detail`` stays English (the contract); ``details`` has it in each language, built
+    with the catalog, for the page to show in its own."""
+    from web_helpers import pair, virtual_server
+
+    with virtual_server() as server:
+        port, pairing = server.web.server.port, server.web.server.pairing
+        code = pairing.new_code()
+        wrong = f"{(int(code) + 1) % 10**6:06d}"
+        status, answer = _post(port, "/api/pair", body={"code": wrong, "seat": "white"})
+        assert status == 403 and answer["detail"].startswith("wrong or expired pairing code")
+        assert answer["details"] == {
+            "en": answer["detail"],
+            "de": "falscher oder abgelaufener Kopplungscode: lass den Tisch einen neuen zeigen"}
+        black = pair(port, pairing.new_code(), "black")
+        status, answer = _post(port, "/api/control/click/C3", black)  # White's turn
+        assert status == 403 and answer["detail"] == "this phone plays Black: it is White's turn"
+        assert answer["details"]["de"] == "dieses Telefon spielt Schwarz: Weiß ist am Zug"
+        status, answer = _post(port, "/api/control/click/C3?seat=w", black)
+        assert answer["details"]["de"] == "dieses Telefon spielt nur Schwarz"
+        both = pair(port, pairing.new_code(), "both")
+        assert _post(port, "/api/control/click/C3", both)[0] == 200
+        status, answer = _post(port, "/api/control/click/C3", both)  # the table's own refusal
+        assert (status, answer["detail"]) == (409, "C3 is occupied")
+        assert answer["details"]["de"] == "C3 ist besetzt"
+        status, answer = _post(port, "/api/control/hint", both, page=False)  # the gate's
+        assert status == 403 and answer["details"]["de"].startswith("eine Steueranfrage braucht")
+        status, answer = _post(port, "/api/control/hint")
+        assert status == 403 and answer["details"]["de"].startswith(
+            "dieses Gerät ist nicht gekoppelt")
+        status, body, _ = http(f"{server.base}/api/review/nope")
+        answer = json.loads(body)
+        assert status == 404 and answer["details"]["de"].startswith("keine Partie 'nope'")
+
+
+def test_the_page_shows_a_refusal_in_german(german: Any) -> None:
+    from web_helpers import pair_page, virtual_server
+
+    with virtual_server() as server:
+        try:
+            pair_page(german, server, seat="white")
+            german.find_element("css selector", '[data-cell="C3"]').click()
+            _wait(german, lambda: german.execute_script(
+                "return (window.dvonn.state.actions || []).join() === 'C3'"), what="C3 placed")
+            german.find_element("css selector", '[data-cell="D3"]').click()  # Black's turn
+            _wait(german, lambda: _text(german, "notice") ==
+                  "dieses Telefon spielt Weiß: Schwarz ist am Zug", what="the German refusal")
+        finally:
+            german.delete_all_cookies()
+            german.execute_script("localStorage.clear()")

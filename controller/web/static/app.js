@@ -282,6 +282,12 @@
 
   /* ---------------------------------------------------------------- control (paired only) */
   var queue = Promise.resolve();
+  /* a server answer's detail in the page's language: its "details" (the server's catalog),
+     else the English "detail" looked up as a fixed message */
+  function said(body) {
+    if (!body) { return ""; }
+    return (body.details && body.details[lang]) || (body.detail ? t(body.detail) : "");
+  }
   function notice(msg) {
     var n = document.getElementById("notice");
     n.textContent = msg;
@@ -298,7 +304,7 @@
     queue = queue.then(function () {
       return send(path).then(function (r) {
         return r.json().then(function (body) {
-          notice(r.ok ? "" : (body.detail ? t(body.detail) : t("refused ({code})", { code: r.status })));
+          notice(r.ok ? "" : (said(body) || t("refused ({code})", { code: r.status })));
           return body;
         });
       }).catch(function () { notice(t("the table did not answer")); });
@@ -362,13 +368,13 @@
         seat: document.getElementById("pair-seat").value,
         name: document.getElementById("pair-name").value }).then(function (r) {
         return r.json().then(function (body) {
-          if (r.ok) { window.location.replace("/"); } else { notice(body.detail ? t(body.detail) : t("refused")); }
+          if (r.ok) { window.location.replace("/"); } else { notice(said(body) || t("refused")); }
         });
       }).catch(function () { notice(t("the table did not answer")); });
     });
     document.getElementById("pair-request").addEventListener("click", function () {
       send("/api/pair/request").then(function (r) { return r.json(); }).then(function (body) {
-        notice(body.detail ? t(body.detail) : "");
+        notice(said(body));
       }).catch(function () { notice(t("the table did not answer")); });
     });
   }
@@ -409,7 +415,7 @@
       send("/api/pair/request").then(function (r) { return r.json(); }).then(function (body) {
         var shown = document.getElementById("pair-another-code");
         shown.textContent = body.code ? t("Code for another phone: {code}", { code: body.code }) :
-          t(body.detail || "");
+          said(body);
         shown.hidden = false;
       });
     };
@@ -441,7 +447,7 @@
     paint(s.stacks || {}, view ? {} : s.roles || {}, view ? [] : s.blink);
   }
 
-  window.dvonn = { state: null, post: post, show: show, info: info, t: t, tn: tn,
+  window.dvonn = { state: null, post: post, show: show, info: info, t: t, tn: tn, said: said,
     language: function () { return lang; }, setLanguage: setLanguage,
     onLanguage: function (fn) { hooks.push(fn); } };
   window.addEventListener("resize", layout);

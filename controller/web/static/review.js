@@ -16,7 +16,7 @@
   var list = document.getElementById("review-actions");
   var data = null, step = 0, gameId = null, timer = null, scale = 1;
   var SIDE = { w: "White", b: "Black" };
-  var t = dv.t, tn = dv.tn;
+  var t = dv.t, tn = dv.tn, said = dv.said;
 
   function el(tag, attrs, content) {
     var e = document.createElementNS(SVGNS, tag);
@@ -215,7 +215,7 @@
       if (!res.ok) {
         if (fallback && res.code === 404) { open(fallback); return; }
         panel.setAttribute("data-status", "failed");
-        status(res.body.detail ? t(res.body.detail) :
+        status(said(res.body) ||
           t("this game cannot be reviewed ({code})", { code: res.code }));
         return;
       }
@@ -235,7 +235,7 @@
         (b.analysis.complete ? "" : " " + t("(the analysis was cut short)")) :
         b.status === "analysing" ? t("The engine is analysing: {done} of {total} actions\u2026",
           { done: p.done, total: p.total }) :
-        b.detail ? t(b.detail) : (b.status === "queued" ? t("waiting for the engine\u2026") : ""));
+        said(b) || (b.status === "queued" ? t("waiting for the engine\u2026") : ""));
       if (waiting) { timer = setTimeout(function () { load(id); }, 1000); }
     }).catch(function () {
       if (id === gameId) { status(t("the table did not answer")); timer = setTimeout(function () { load(id); }, 3000); }
