@@ -84,6 +84,16 @@ def _resistor(svg: Svg, x: float, y: float, label: str) -> None:
     svg.text(x + 4, y - 2, label, size=2.2, anchor="middle")
 
 
+def _note_box(svg: Svg, x: float, y: float, height: float, fill: str, title: str,
+              lines: Sequence[str], *, top: float = 10.0, step: float = 3.6,
+              size: float = 2.3) -> None:
+    """A 68 mm wide box of the schematic: a bold title, then one line of text each."""
+    svg.rect(x, y, 68, height, fill=fill)
+    svg.text(x + 34, y + 5, title, size=2.8, anchor="middle", bold=True)
+    for i, text in enumerate(lines):
+        svg.text(x + 3, y + top + i * step, text, size=size)
+
+
 def _capacitor_to_ground(svg: Svg, x: float, y: float, label: str) -> None:
     """A capacitor hanging from (x, y) to a ground symbol."""
     svg.line(x, y, x, y + 3)
@@ -177,17 +187,14 @@ def sensorboard_schematic() -> str:
     svg.text(sx + 3, sy + 41, "100 nF across VCC-GND at the sensor; 10 uF per row", size=2.3)
 
     # The sensors' own 3.3 V regulator.
-    lx, ly = 262.0, 86.0
-    svg.rect(lx, ly, 68, 34, fill="#fbf3e6")
-    svg.text(lx + 34, ly + 5, "3.3 V LDO (sensors), 1 A", size=2.8, anchor="middle", bold=True)
-    for i, text in enumerate(("MCP1826S-3302E/DB (SOT-223) or TLV75733P,",
-                              "10 uF in and out; dropout about 0.25 V at 1 A",
-                              "(not AMS1117: 1.1-1.3 V dropout)",
-                              "49 x DRV5055A3: 294 mA typical, 490 mA max",
-                              "IN: VBUS (pin 40) only, never the LED supply",
-                              "OUT: 3V3_SENS -> sensors' VCC, ADC_VREF",
-                              f"GND: GND (pin {pinmap.SENSOR_GND_PIN}), not AGND")):
-        svg.text(lx + 3, ly + 10 + i * 3.6, text, size=2.2)
+    _note_box(svg, 262.0, 86.0, 34, "#fbf3e6", "3.3 V LDO (sensors), 1 A", (
+        "MCP1826S-3302E/DB (SOT-223) or TLV75733P,",
+        "10 uF in and out; dropout about 0.25 V at 1 A",
+        "(not AMS1117: 1.1-1.3 V dropout)",
+        "49 x DRV5055A3: 294 mA typical, 490 mA max",
+        "IN: VBUS (pin 40) only, never the LED supply",
+        "OUT: 3V3_SENS -> sensors' VCC, ADC_VREF",
+        f"GND: GND (pin {pinmap.SENSOR_GND_PIN}), not AGND"), size=2.2)
 
     # The LED data path.
     kx, ky = 262.0, 126.0
@@ -204,24 +211,17 @@ def sensorboard_schematic() -> str:
     svg.text(kx, ky + 42, "keeps DIN low until the firmware drives the line.", size=2.3)
 
     # The LED chain and its supply.
-    ex, ey = 262.0, 174.0
-    svg.rect(ex, ey, 68, 40, fill="#eef6fa")
-    svg.text(ex + 34, ey + 5, "WS2812B x 49 (one per space)", size=2.8, anchor="middle",
-             bold=True)
-    for i, text in enumerate(("DIN <- 330 Ohm <- 1Y", "DOUT -> DIN of the next LED",
-                              "5V, GND <- 0.75 mm2 bus along each row", "(power never through "
-                              "the thin pixel jumpers)", "1000 uF, 10 V across 5 V/GND at LED 0",
-                              "GND of supply, Pico and shifter joined")):
-        svg.text(ex + 3, ey + 11 + i * 4.6, text, size=2.3)
-    px, py = 262.0, 220.0
-    svg.rect(px, py, 68, 26, fill="#eef6fa")
-    svg.text(px + 34, py + 5, "5 V LED supply, 4 A", size=2.8, anchor="middle", bold=True)
-    for i, text in enumerate(("certified external adapter (e.g. GST25E05)",
-                              "fuse T5A at its output, before the buses",
-                              "output trimmed to 5.2 V at most",
-                              "leds.max_current_ma = 80 % of its rating",
-                              "(4 A: 3200)")):
-        svg.text(px + 3, py + 10 + i * 3.6, text, size=2.3)
+    _note_box(svg, 262.0, 174.0, 40, "#eef6fa", "WS2812B x 49 (one per space)", (
+        "DIN <- 330 Ohm <- 1Y", "DOUT -> DIN of the next LED",
+        "5V, GND <- 0.75 mm2 bus along each row", "(power never through the thin pixel "
+        "jumpers)", "1000 uF, 10 V across 5 V/GND at LED 0",
+        "GND of supply, Pico and shifter joined"), top=11.0, step=4.6)
+    _note_box(svg, 262.0, 220.0, 26, "#eef6fa", "5 V LED supply, 4 A", (
+        "certified external adapter (e.g. GST25E05)",
+        "fuse T5A at its output, before the buses",
+        "output trimmed to 5.2 V at most",
+        "leds.max_current_ma = 80 % of its rating",
+        "(4 A: 3200)"))
     svg.text(262, 254, "USB: Pico <-> Raspberry Pi (power and data)", size=2.6)
     svg.text(262, 260, f"GP{pinmap.PICO_MAINT}: jumper to GND = maintenance mode", size=2.6)
     return svg.render()
