@@ -12,7 +12,9 @@
 the page tests in tests/web, and the MicroPython interpreter the firmware tests also run on
 (its WebAssembly build from npm, the version pinned in tests/firmware/mpy/package-lock.json,
 into .cache/micropython/; Debian's nodejs and npm first, as root, when there is no Node);
-without them those tests skip, or fail when CI is set.
+It also installs Debian's mosquitto (as root) for the remote-play and broadcast tests in
+tests/remote (they start their own broker on a free loopback port). Without them those tests
+skip, or fail when CI is set.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ PY = BIN / "python"
 #: hall-sensor table); the tests and benchmarks need the test tools, the camera code and the
 #: web view.
 DEMO_EXTRAS = ""
-TEST_EXTRAS = "test,camera,web"
+TEST_EXTRAS = "test,camera,web,remote"
 
 
 def build_inputs() -> list[Path]:
@@ -112,6 +114,18 @@ def apt_install(packages: tuple[str, ...], purpose: str, why: str) -> bool:
     return True
 
 
+#: The MQTT broker the remote-play and broadcast tests start (tests/remote/broker.py).
+BROKER_PACKAGES = ("mosquitto",)
+
+
+def ensure_broker() -> None:
+    """Install Debian's mosquitto for tests/remote when it is missing (as root with apt-get)."""
+    if shutil.which("mosquitto") or Path("/usr/sbin/mosquitto").exists():
+        return
+    apt_install(BROKER_PACKAGES, "the remote-play tests",
+                "the remote-play tests will skip (and fail when CI is set)")
+
+
 #: The MicroPython interpreter the firmware's scenarios also run on (tests/firmware/
 #: test_on_micropython.py): the WebAssembly build published on npm, run by Node. The version and
 #: its integrity hash are pinned in MICROPYTHON_PIN (package.json, package-lock.json); `npm ci`
@@ -172,6 +186,7 @@ def main(argv: list[str]) -> int:
     ensure_venv(TEST_EXTRAS)
     if command == "test":
         ensure_browser()
+        ensure_broker()
         ensure_micropython()
         return subprocess.call([str(PY), "-m", "pytest", *rest], cwd=ROOT)
     ensure_micropython()  # benchmarks/firmware_heap.py runs the firmware on it

@@ -81,9 +81,11 @@ def parse_object(text: str, where: str = "") -> tuple[dict[str, Any], float]:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
-        at = "" if exc.msg.endswith(" at") else " at"  # json's message may end in 'at'
-        raise SensorLogError(Msg("{prefix}bad JSON: {msg}{at} column {colno}",
-                                 prefix=prefix, msg=exc.msg, at=at, colno=exc.colno)) from None
+        if exc.msg.endswith(" at"):  # json's message may end in 'at'
+            raise SensorLogError(Msg("{prefix}bad JSON: {msg} column {colno}",
+                                     prefix=prefix, msg=exc.msg, colno=exc.colno)) from None
+        raise SensorLogError(Msg("{prefix}bad JSON: {msg} at column {colno}",
+                                 prefix=prefix, msg=exc.msg, colno=exc.colno)) from None
     except RecursionError:
         raise SensorLogError(Msg("{prefix}bad JSON: nested too deeply", prefix=prefix)) from None
     if not isinstance(obj, dict):

@@ -26,8 +26,10 @@ ALLOWED: dict[str, set[str]] = {
     "vision.synthetic": {"engine", "vision"},
     "controller.table": {"engine", "hardware"},
     "controller.journal": {"engine"},
-    "controller.players": {"engine", "controller.table"},
-    "controller.config": {"engine", "hardware", "controller.table", "controller.players"},
+    "controller.remote": {"engine", "controller.table", "controller.publish"},
+    "controller.players": {"engine", "controller.table", "controller.remote"},
+    "controller.config": {"engine", "hardware", "controller.table", "controller.players",
+                          "controller.remote"},
     "controller.sensorlog": {"engine", "hardware", "controller.table"},
     "controller.publish": {"engine", "controller.table"},
     "controller.runner": {"engine", "hardware", "controller.table", "controller.sensorlog"},
@@ -40,7 +42,8 @@ for _part in [p for p in ALLOWED
 _BELOW_SIM = {"engine", "hardware", "vision", "controller.i18n", "controller.files",
               "controller.table",
               "controller.journal",
-              "controller.players", "controller.config", "controller.sensorlog",
+              "controller.remote", "controller.players", "controller.config",
+              "controller.sensorlog",
               "controller.publish", "controller.runner", "controller.recording"}
 ALLOWED["controller.sim"] = _BELOW_SIM
 ALLOWED["controller.web"] = _BELOW_SIM

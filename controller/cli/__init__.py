@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from types import FrameType
 from typing import NoReturn
 
-from controller.i18n import _, error_text, language_from_env, set_language
+from controller.i18n import _, below, error_text, get_language, language_from_env, set_language
 from controller.i18n.argparse_words import install as install_argparse_words
 from engine.errors import DvonnError
 
@@ -68,6 +68,7 @@ COMMAND_MODULES = (
     "controller.cli.build",  # drawings (build guide SVGs, placement template pages)
     "controller.cli.web",  # web (the virtual table in the browser)
     "controller.cli.ai",  # engine (CodeCup protocol), match
+    "controller.cli.broadcast",  # broadcast (every table of a club on one page)
 )
 
 
@@ -187,7 +188,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if exc.filename is None or os.environ.get("DVONN_DEBUG"):
             return _unexpected(prog, exc)
         # A file the command was pointed at cannot be opened or written: the user's input.
-        _say(prog, f"{exc.filename}: {exc.strerror or exc}")
+        _say(prog, f"{exc.filename}: {below(str(exc.strerror or exc), get_language())}")
         return 2
     except Exception as exc:  # never a bare traceback for a player
         from controller.cli.extras import missing_extra_hint

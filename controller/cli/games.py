@@ -91,8 +91,8 @@ def _game_id(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a game id (a whole number)") \
-            from None
+        raise argparse.ArgumentTypeError(
+            _("{text!r} is not a game id (a whole number)").format(text=text)) from None
 
 
 def _journal_options(parser: argparse.ArgumentParser) -> None:

@@ -144,6 +144,7 @@ def _step(
     """Show one test frame and say what it lights (as the caption on a terminal strip)."""
     if isinstance(strip, TerminalStrip):
         strip.caption = line
+        strip.status_label = _("status")
     else:
         print(line, file=out)
     strip.set_cells(cells)

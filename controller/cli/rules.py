@@ -104,7 +104,10 @@ def _duration(seconds: float) -> str:
     for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("h", 3600), ("min", 60)):
         if seconds >= 2 * size:
             n = seconds / size
-            return f"{n:.3g} {unit}" if n < 1e6 else f"{n:.1e} {unit}"
+            count = f"{n:.3g}" if n < 1e6 else f"{n:.1e}"
+            if unit == "years":  # a Msg: in the player's language where it is shown
+                return Msg("{n} years", n=count)
+            return Msg("{n} days", n=count) if unit == "days" else f"{count} {unit}"
     return f"{seconds:.0f} s"
 
 

@@ -13,7 +13,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from controller.cli.numbers import whole
 from controller.i18n import Msg, _
@@ -25,6 +25,7 @@ from engine.errors import DvonnError
 
 def register(sub: Any) -> None:
     """Add demo, play and replay-sensors."""
+    from controller.cli.publishing import add_publish_option
     from controller.cli.web import add_web_option
 
     p = sub.add_parser("replay-sensors", help=_("feed a sensor log or a camera recording "
@@ -48,8 +49,12 @@ def register(sub: Any) -> None:
     p.add_argument("--players", default="random",
                    help=_("the hands' own choice: random or greedy; or WHITE,BLACK players "
                           "the hands obey, e.g. ai,greedy (ai[:LEVEL], greedy, random, cmd:...)"))
-    p.add_argument("--white", default="human", help=_("human, ai[:LEVEL] or cmd:PROGRAM ARGS"))
-    p.add_argument("--black", default="human", help=_("human, ai[:LEVEL] or cmd:PROGRAM ARGS"))
+    p.add_argument("--white", default="human", help=_(
+        "human, ai[:LEVEL], cmd:PROGRAM ARGS, remote (a phone; needs --web) or "
+        "remote:mqtt://HOST[:PORT]/MATCH (another table)"))
+    p.add_argument("--black", default="human", help=_(
+        "human, ai[:LEVEL], cmd:PROGRAM ARGS, remote (a phone; needs --web) or "
+        "remote:mqtt://HOST[:PORT]/MATCH (another table)"))
     p.add_argument("--no-noise", action="store_true", help=_("no sensor flickers"))
     p.add_argument("--direct", action="store_true",
                    help=_("feed snapshots directly instead of through the emulated board"))
@@ -58,6 +63,7 @@ def register(sub: Any) -> None:
     p.add_argument("--journal", help=_("store (and resume) the game in this journal file"))
     add_review_option(p)
     add_web_option(p)
+    add_publish_option(p)
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("play", help=_("the real table, backends from the config file"))
@@ -69,10 +75,15 @@ def register(sub: Any) -> None:
     p.add_argument("--record-limit", type=whole(1, 10**7, _("a number of MB")), default=2000,
                    metavar="MB", help=_("a camera recording ends at this size (default 2000)"))
     p.add_argument("--journal", help=_("journal file (default: from the config)"))
-    p.add_argument("--white", help=_("human, ai[:LEVEL] or cmd:PROGRAM ARGS (default: config)"))
-    p.add_argument("--black", help=_("human, ai[:LEVEL] or cmd:PROGRAM ARGS (default: config)"))
+    p.add_argument("--white", help=_(
+        "human, ai[:LEVEL], cmd:PROGRAM ARGS, remote (a phone; needs --web) or "
+        "remote:mqtt://HOST[:PORT]/MATCH (another table); default: config"))
+    p.add_argument("--black", help=_(
+        "human, ai[:LEVEL], cmd:PROGRAM ARGS, remote (a phone; needs --web) or "
+        "remote:mqtt://HOST[:PORT]/MATCH (another table); default: config"))
     add_review_option(p)
     add_web_option(p)
+    add_publish_option(p)
     p.set_defaults(func=cmd_play)
 
 
@@ -203,6 +214,7 @@ def _open_journal(path: str | None) -> Any:
 # ----------------------------------------------------------------------- demo
 def cmd_demo(args: argparse.Namespace) -> int:
     from controller.cli.paths import check_output_file
+    from controller.cli.publishing import check_publish, open_publisher, remote_credentials
     from controller.players.player import check_spec
     from controller.sim.demo import DemoOptions, run_demo
 
@@ -215,10 +227,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
                              "ai,greedy",
                              players=players))
     check_output_file("--record", args.record, force=args.force)
+    check_remote_web(args.web, (("--white", white), ("--black", black)))
+    publish = check_publish(args)  # a bad --publish: one line, before anything is opened
+    creds = remote_credentials() if publish is not None else None
     review = load_review(args) if args.review else None
     opts = DemoOptions(fast=args.fast, seed=args.seed, players=players,
                        noise=not args.no_noise, direct=args.direct, record=args.record,
                        journal=args.journal, white=white, black=black, review=review)
+    if any(spec.startswith("remote:") for spec in (white, black)):
+        opts.remote_config = _remote_section()  # the default config's [remote], if any
     if review is not None:
         say_review(review, sys.stdout)
     if args.web:  # before the journal: a busy port leaves no file
@@ -230,8 +247,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
         # Held for the whole demo: the writer lock (a second demo/play on this journal is
         # refused), and a damaged journal is recovered before the demo opens it again.
         writer = _open_journal(args.journal) if review is None else None
+        if publish is not None:
+            opts.publish = open_publisher(publish, creds or remote_credentials())
         result = run_demo(opts, sys.stdout)
     finally:
+        if opts.publish is not None:
+            opts.publish.close()
         if opts.web is not None:
             opts.web.stop()
         if writer is not None:
@@ -253,11 +274,20 @@ def cmd_play(args: argparse.Namespace) -> int:
     from hardware.leds import strip_from_config
 
     cfg = load_config(args.config)
+    from controller.cli.publishing import check_publish, open_publisher, remote_credentials
     from controller.players.player import check_spec
+
+    publish = check_publish(args)  # a bad --publish: one line, before anything is opened
+    creds = remote_credentials(cfg) if publish is not None else None
 
     for spec in (args.white, args.black):  # before anything is opened
         if spec is not None:
             check_spec(spec)
+    check_remote_web(args.web, (
+        ("--white" if args.white else "[players] white_player",
+         args.white or cfg.players.white_player),
+        ("--black" if args.black else "[players] black_player",
+         args.black or cfg.players.black_player)))
     if cfg.sensor.backend == "camera" and args.record is not None:
         from controller.recording import check_record_folder
 
@@ -317,7 +347,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         if review is None:
             opponent = Opponent(args.white or cfg.players.white_player,
                                 args.black or cfg.players.black_player,
-                                move_time=cfg.players.move_time)
+                                move_time=cfg.players.move_time,
+                                remote_config=cfg.remote.as_dict())
         else:
             from controller.players.walkthrough import Walkthrough
 
@@ -325,12 +356,18 @@ def cmd_play(args: argparse.Namespace) -> int:
             say_review(review, sys.stderr)
         closers.append(opponent)
         opponent.attach(ctl)
+        if publish is not None and creds is not None:
+            closers.append(open_publisher(publish, creds))
+            closers[-1].attach(ctl)
         if web is not None:
             from controller.cli.web import start_web_view
 
+            web.invite(opponent)  # a ``remote`` side: its invitation (web/remote.py)
             start_web_view(web, camera=camera if backend == "camera" else None)
             sources.append(web.attach(ctl, clock))
             web.server.journal = journal  # (a review's controller keeps none: the page's)
+        if getattr(opponent, "remote", False):  # takes in what a remote side sent
+            sources.append(cast("Source", opponent))  # (its poll reports no events)
         recorder: Recorder | None = None
         if args.record and backend == "camera":
             from controller.recording import CameraRecorder, RecordingWriter
@@ -357,6 +394,26 @@ def cmd_play(args: argparse.Namespace) -> int:
             close = getattr(c, "close", None)
             if close is not None:
                 close()
+
+
+def check_remote_web(web: str | None, specs: tuple[tuple[str, str], ...]) -> None:
+    """A ``remote`` player plays through the table's web page: refused without ``--web``.
+    ``specs``: (where it was given, player spec) of each side."""
+    for where, spec in specs:
+        if not web and str(spec).strip().lower() == "remote":
+            raise DvonnError(Msg("{where} remote: a remote player plays through the table's web "
+                                 "page; add --web [HOST:]PORT (and send them the invitation "
+                                 "it prints)", where=where))
+
+
+def _remote_section() -> dict[str, object]:
+    """The default config file's ``[remote]`` (broker log-in) for demo, which has no
+    --config; {} without that file."""
+    from controller.config.settings import default_config_path, load_config
+
+    if not default_config_path().exists():
+        return {}
+    return load_config().remote.as_dict()
 
 
 def _play_controller(review: Any, journal: Any, **kw: Any) -> TableController:

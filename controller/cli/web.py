@@ -40,6 +40,9 @@ def register(sub: Any) -> None:
     p.add_argument("--share-hints", action="store_true",
                    help=_("spectators see hints too (players can change it on the page)"))
     add_access_options(p)
+    from controller.cli.publishing import add_publish_option
+
+    add_publish_option(p)
     p.set_defaults(func=cmd_web)
 
 
@@ -136,6 +139,10 @@ def cmd_web(args: argparse.Namespace) -> int:
     from controller.web.virtual import Agent, agent_for
 
     parse_address(args.address)  # a bad address is refused before anything opens
+    from controller.cli.publishing import check_publish, open_publisher, remote_credentials
+
+    publish = check_publish(args)  # a bad --publish: one line, before anything is opened
+    creds = remote_credentials() if publish is not None else None
     access = web_access(args, args.address)
     agents: dict[str, Agent] = {}
     names = []
@@ -158,6 +165,9 @@ def cmd_web(args: argparse.Namespace) -> int:
                               auto_remove=not args.manual_remove, share_hints=args.share_hints,
                               **access,
                               open_journal=open_journal if args.journal else None)
+        if publish is not None and creds is not None:
+            opts.publish = open_publisher(publish, creds)
+            opened.append(opts.publish)
         ctl = run_virtual_table(opts, sys.stdout)
         if ctl.game.is_over():
             w, b = ctl.game.score()

@@ -16,6 +16,7 @@ from controller.config.settings import (
     ButtonsConfig,
     DisplayConfig,
     PlayersConfig,
+    RemoteConfig,
     SensorConfig,
     TimingConfig,
 )
@@ -152,7 +153,7 @@ def dump_default_config() -> str:
     """A commented TOML file holding every default (controller/config/example.toml)."""
     s, b, t, a, p = SensorConfig(), ButtonsConfig(), TimingConfig(), AnimationConfig(), \
         PlayersConfig()
-    d = DisplayConfig()
+    d, r = DisplayConfig(), RemoteConfig()
     leds, buttons = leds_section(), buttons_lines()
     palette = "\n".join(
         f"{role + ' = ' + _toml_colour(rgb):<24}# {PALETTE_HELP[role]}"
@@ -224,7 +225,9 @@ white = "{p.white}"
 black = "{p.black}"
 # Who plays each side on the table: "human", "ai" or "ai:LEVEL" (1 beginner .. 7 full
 # strength), or "cmd:PROGRAM ARGS" (a program speaking the CodeCup protocol). The LEDs show
-# the computer's action; a person carries it out.
+# the computer's action; a person carries it out. "remote:mqtt://HOST[:PORT]/MATCH": the
+# side is played at another table that joins the same MATCH on that MQTT broker (see
+# [remote]); its actions light like the computer's.
 white_player = "{p.white_player}"
 black_player = "{p.black_player}"
 # Seconds the full-strength computer thinks per move (levels 1-6 are node budgets).
@@ -235,4 +238,17 @@ move_time = {p.move_time}
 # "de" (Deutsch) or "auto" (the CLI: LANGUAGE, LC_ALL, LC_MESSAGES, LANG; the page: the
 # browser's Accept-Language, and its switch).
 language = "{d.language}"
+
+[remote]
+# Logging in to the MQTT broker of remote play (remote:mqtt://...) and --publish. Never on the
+# command line; the environment overrides these: DVONN_MQTT_USERNAME, DVONN_MQTT_PASSWORD (or
+# DVONN_MQTT_PASSWORD_FILE), DVONN_MQTT_TLS=1, DVONN_MQTT_CA_FILE.
+# User name on the broker (unset: anonymous).
+# username = "club-table-1"
+# A file holding the password (one line; keep it readable by this user only).
+# password_file = "~/.config/dvonn-board/mqtt-password"
+# true: TLS (as the mqtts:// scheme; port 8883 by default).
+tls = {str(r.tls).lower()}
+# CA certificate of a broker with its own certificate authority (implies TLS).
+# ca_file = "/etc/ssl/certs/club-ca.pem"
 """

@@ -99,6 +99,21 @@ class PlayersConfig:
 
 
 @dataclass(frozen=True)
+class RemoteConfig:
+    """How to log in to the MQTT broker of remote play and ``--publish`` (all optional; the
+    environment's DVONN_MQTT_* override them; never on the command line)."""
+
+    username: str | None = None
+    password_file: str | None = None
+    tls: bool = False
+    ca_file: str | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        return {"username": self.username, "password_file": self.password_file,
+                "tls": self.tls, "ca_file": self.ca_file}
+
+
+@dataclass(frozen=True)
 class DisplayConfig:
     """The language of what the table says: 'en', 'de', or 'auto' (the CLI: LANGUAGE,
     LC_ALL, LC_MESSAGES, LANG; the page: the browser's Accept-Language)."""
@@ -120,6 +135,7 @@ class Config:
     journal: JournalConfig = field(default_factory=JournalConfig)
     players: PlayersConfig = field(default_factory=PlayersConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
+    remote: RemoteConfig = field(default_factory=RemoteConfig)
     path: Path | None = field(default=None, compare=False)
 
     @classmethod
@@ -193,7 +209,7 @@ def parse_config(text: str, *, path: Path | None = None) -> Config:
 
 _SECTIONS = (
     "sensor", "leds", "buttons", "camera", "timing", "palette", "animation", "journal", "players",
-    "display",
+    "display", "remote",
 )
 LANGUAGE_CHOICES = ("auto", "en", "de")
 
@@ -218,6 +234,7 @@ def _build(data: dict[str, Any], path: Path | None) -> Config:
         journal=_journal(sec["journal"]),
         players=_players(sec["players"]),
         display=_display(sec["display"]),
+        remote=_remote(sec["remote"]),
         path=path,
     )
 
@@ -389,6 +406,17 @@ def _display(t: dict[str, Any]) -> DisplayConfig:
                           Msg("{language!r} is not one of {value}",
                               language=language, value=', '.join(LANGUAGE_CHOICES)))
     return DisplayConfig(language=language)
+
+
+def _remote(t: dict[str, Any]) -> RemoteConfig:
+    _keys("remote", t, ("username", "password_file", "tls", "ca_file"))
+    tls = t.get("tls", False)
+    if not isinstance(tls, bool):
+        raise config_error("remote.tls", Msg("must be true or false, got {polarity!r}",
+                                             polarity=tls))
+    opt = {k: None if t.get(k) is None else _string(f"remote.{k}", t[k])
+           for k in ("username", "password_file", "ca_file")}
+    return RemoteConfig(tls=tls, **opt)
 
 
 def _player(key: str, value: Any) -> str:

@@ -191,10 +191,25 @@ def localize(text: str, lang: str | None = None) -> str:
     if isinstance(text, Msg):
         if text.parts:
             return text.sep.join(localize(part, lang) for part in text.parts)
-        params = {k: localize(v, lang) if isinstance(v, Msg) else v
+        params = {k: localize(v, lang) if isinstance(v, Msg) else below(v, lang)
                   for k, v in text.params.items()}
         return gettext_in(lang, text.msgid).format(**params)
     return gettext_in(lang, str(text)) if text else ""
+
+
+def below(value: Any, lang: str) -> Any:
+    """A value from below the controller (an engine error's text, a system error's) with the
+    phrases :mod:`controller.i18n.engine_words` knows in ``lang`` (an exception: its message,
+    so); anything else as it is."""
+    if lang == LANGUAGES[0]:
+        return value
+    if isinstance(value, BaseException):
+        return error_text(value, lang)
+    if not isinstance(value, str) or " " not in value:
+        return value
+    from controller.i18n.engine_words import translate
+
+    return translate(value, translation(lang).gettext) if lang in LANGUAGES else value
 
 
 def config_error(key: str, message: str) -> ConfigError:
@@ -203,6 +218,18 @@ def config_error(key: str, message: str) -> ConfigError:
     exc = ConfigError(key, message)
     exc.args = (Msg("config key {key!r}: {message}", key=key, message=message),)
     return exc
+
+
+#: StatusEvent kinds shown by name in the player's language (the devices say them in English;
+#: 'computer' and 'virtual table' are the web table's).
+STATUS_KINDS = (N_("disconnected"), N_("silent"), N_("board-error"), N_("computer"),
+                N_("virtual table"))
+
+
+def status_line(kind: str, detail: str) -> str:
+    """A device's (or the virtual table's) news, ``KIND: DETAIL``, to show in any language."""
+    name = Msg(kind) if kind in STATUS_KINDS else kind
+    return Msg("{kind}: {detail}", kind=name, detail=detail) if detail else name
 
 
 def in_every_language(text: str) -> dict[str, str]:
@@ -218,13 +245,15 @@ def error_message(exc: BaseException) -> str:
 
 
 def error_text(exc: BaseException, lang: str | None = None) -> str:
-    """An exception's message for a player: a Msg message in ``lang`` (default: the current
-    language), anything else (the engine's errors, the system's) as it is, in English."""
+    """An exception's message for a player in ``lang`` (default: the current language): a
+    Msg message localized, anything else (the engine's errors, the system's) with the
+    phrases :mod:`controller.i18n.engine_words` knows translated (English: ``str(exc)``)."""
+    lang = lang or _current
     message = exc.args[0] if len(exc.args) == 1 else None
-    return localize(message, lang) if isinstance(message, Msg) else str(exc)
+    return localize(message, lang) if isinstance(message, Msg) else below(str(exc), lang)
 
 
 __all__ = ["LANGUAGES", "NAMES", "Msg", "N_", "Nn_", "_", "catalog", "choose", "config_error",
-           "error_message", "error_text", "from_accept_language", "get_language",
+           "below", "error_message", "error_text", "from_accept_language", "get_language",
            "in_every_language", "language_from_env", "localize",
-           "ngettext", "set_language", "side"]
+           "ngettext", "set_language", "side", "status_line"]

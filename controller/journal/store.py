@@ -178,8 +178,10 @@ class Journal:
         where = f"journal {self.path}"
         if not self.path.exists():
             problem = why_not_readable(self.path)
-            raise JournalError(f"{where} cannot be read: {problem}" if problem else
-                               f"no journal at {self.path} (no games were stored there)")
+            raise JournalError(
+                Msg("{where} cannot be read: {why_not_readable_path}", where=where,
+                    why_not_readable_path=problem) if problem else
+                Msg("no journal at {path} (no games were stored there)", path=self.path))
         if not os.access(self.path, os.R_OK):
             raise JournalError(Msg("{where} cannot be read: {why_not_readable_path}",
                                    where=where, why_not_readable_path=why_not_readable(self.path)))

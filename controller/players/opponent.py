@@ -32,6 +32,8 @@ from controller.players.player import (
     is_human,
     make_player,
 )
+from controller.players.seats import make_seat
+from controller.remote.seat import RemoteSeat, is_remote
 from controller.table.inference import LIFTED, MISMATCH
 from engine.analysis import Analysis, analyse
 from engine.errors import DvonnError
@@ -55,7 +57,10 @@ class Opponent:
     def __init__(self, white: str = "human", black: str = "human", *, seed: int = 0,
                  move_time: float | None = None, hint_nodes: int = HINT_NODES,
                  hint_seconds: float = HINT_SECONDS, clock: Clock = time.monotonic,
-                 move_timeout: float | None = None) -> None:
+                 move_timeout: float | None = None,
+                 remote_config: dict[str, object] | None = None) -> None:
+        self.remote_config = remote_config or {}
+        self._ctl: TableController | None = None
         self.specs = {"w": check_spec(white), "b": check_spec(black)}
         self.seed = seed
         self.move_time = move_time
@@ -63,7 +68,7 @@ class Opponent:
         # An external program that is silent this long is hung: its side goes to a person
         # rather than the table waiting for ever.
         self.move_timeout = move_timeout or max(10.0, 5 * (move_time or 1.0))
-        self.players: dict[str, Player | None] = {"w": None, "b": None}
+        self.players: dict[str, Player | RemoteSeat | None] = {"w": None, "b": None}
         for side in ("w", "b"):
             self.players[side] = self._make(side)
         self.hint_limits = Limits(nodes=hint_nodes, time=hint_seconds)
@@ -80,10 +85,12 @@ class Opponent:
         self._dropped_ply = {"w": 0, "b": 0}  # how far a game went after its computer dropped
 
     # ------------------------------------------------------------------ helpers
-    def _make(self, side: str) -> Player | None:
+    def _make(self, side: str) -> Player | RemoteSeat | None:
         spec = self.specs[side]
         if is_human(spec):
             return None
+        if spec.startswith("remote"):
+            return make_seat(spec, side, self.remote_config)
         return make_player(spec, seed=self.seed + (side == "b"), move_time=self.move_time,
                            clock=self.clock, move_timeout=self.move_timeout)
 
@@ -91,7 +98,7 @@ class Opponent:
     def _key(game: Game) -> tuple[int, int]:
         return game.ply, game.zobrist
 
-    def computer(self, game: Game) -> Player | None:
+    def computer(self, game: Game) -> Player | RemoteSeat | None:
         """The computer player to act now, or None (a person acts, or the game is over)."""
         if game.is_over():
             return None
@@ -110,8 +117,34 @@ class Opponent:
     def attach(self, ctl: TableController) -> None:
         """Serve ``ctl``: its hooks call this opponent; it updates after every event."""
         ctl.opponent = self
+        self._ctl = ctl
         ctl.listeners.append(self.update)
         self.update(ctl)
+
+    @property
+    def remote(self) -> bool:
+        """True when a side is played from elsewhere: the runner then polls this opponent."""
+        return any(is_remote(p) for p in self.players.values())
+
+    def poll(self, timeout: float = 0.0) -> list[object]:
+        """A Runner source: take in what remote seats received; when anything changed, the
+        table updates (and its listeners, the web view, hear of it). Reports no events."""
+        changed = False
+        for player in self.players.values():
+            if is_remote(player):
+                changed = player.pump() or changed
+        if changed and self._ctl is not None:
+            self._ctl.notify()
+        return []
+
+    def waiting(self, game: Game) -> RemoteSeat | None:
+        """The remote seat the table waits for (its side is to act and its action has not
+        arrived), else None."""
+        seat = self.computer(game)
+        if is_remote(seat) and self.pending_for(game) is None and \
+                game.legal_moves() != [PASS]:
+            return seat
+        return None
 
     def pending_for(self, game: Game) -> Move | None:
         """The computer's action in ``game`` if it is the position the suggestion is for."""
@@ -148,6 +181,9 @@ class Opponent:
                     self.note = ""
             if self.players[side] is not None:
                 self._sync(side, game)
+            seat = self.players[side]
+            if is_remote(seat):
+                seat.tell(game)
         key = self._key(game)
         if self._pending_at != key:
             self.pending = None
@@ -160,6 +196,13 @@ class Opponent:
             self._point_at_target(ctl)  # (a forced pass: the table passes by itself)
             return
         side = game.turn
+        if is_remote(player):
+            arrived = player.poll(game.copy())
+            if arrived is not None:
+                self.pending = arrived
+                self._pending_at = key
+            self._point_at_target(ctl)
+            return
         try:
             move = player.choose(game.copy())
         except DvonnError as exc:
@@ -184,7 +227,7 @@ class Opponent:
         sends by itself. A take-back or a resumed game cannot be told: that program is
         dropped (unless the game starts afresh)."""
         player = self.players[side]
-        if player is None or not isinstance(player, ExternalPlayer):
+        if player is None or not isinstance(player, ExternalPlayer) or is_remote(player):
             return  # built-in players read the position; they need no telling
         moves = game.move_stack
         told = self._told[side]
@@ -237,7 +280,7 @@ class Opponent:
             if player is not None and not move.is_pass:
                 if i == 0 and not back:
                     choice = self.pending_for(g)
-                elif isinstance(player, ExternalPlayer):
+                elif isinstance(player, ExternalPlayer) or is_remote(player):
                     choice = None  # it cannot be asked without being told: refuse
                 else:
                     choice = player.choose(g.copy())
@@ -285,12 +328,19 @@ class Opponent:
         """What to tell the players about the computer (may be '')."""
         game = ctl.game
         parts = [self.note] if self.note else []
+        parts += [p.note for p in self.players.values() if is_remote(p) and p.note]
         if self.expected is not None:
             parts.append(Msg("the computer plays {action}: put the board back and play it",
                              action=str(self.expected)))
         elif self.pending is not None and self._pending_at == self._key(game):
-            parts.append(Msg("{side} (computer) plays {action}", side=side_name(game.turn),
-                             action=str(self.pending)))
+            if is_remote(self.players[game.turn]):
+                parts.append(Msg("{side} (remote) plays {action}", side=side_name(game.turn),
+                                 action=str(self.pending)))
+            else:
+                parts.append(Msg("{side} (computer) plays {action}", side=side_name(game.turn),
+                                 action=str(self.pending)))
+        elif is_remote(self.computer(game)):
+            parts.append(Msg("waiting for {side} (remote)", side=side_name(game.turn)))
         elif self.hint is not None and self._hint_at == self._key(game) and self.hint.best:
             score = f"{self.hint.score:+.1f}"
             if self.hint.cuts:

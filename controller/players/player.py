@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Protocol
 
-from controller.i18n import Msg
+from controller.i18n import N_, Msg
 from engine.ai import MAX_LEVEL, Engine
 from engine.errors import DvonnError, InvalidMoveError
 from engine.game import Game
@@ -199,12 +199,15 @@ class ExternalPlayer:
                 code = self._proc.wait(timeout=0.5)
             except subprocess.TimeoutExpired:
                 code = None
-        where = f" at ply {game.ply + 1}" if game is not None else ""
-        status = f"exit code {code}" if code is not None else "still running"
+        status = Msg("exit code {code}", code=code) if code is not None else Msg("still running")
         tail = " | ".join(list(self._stderr)[-3:])
         self.close()
-        return PlayerError(f"{self.name}: {what}{where} ({status})"
-                           + (f"; its last words: {tail}" if tail else ""))
+        said = (Msg("{name}: {what} ({status})", name=self.name, what=Msg(what), status=status)
+                if game is None else
+                Msg("{name}: {what} at ply {ply} ({status})", name=self.name, what=Msg(what),
+                    ply=game.ply + 1, status=status))
+        return PlayerError(Msg("{error}; its last words: {tail}", error=said, tail=tail)
+                           if tail else said)
 
     def _send(self, text: str, game: Game | None) -> None:
         proc = self._proc
@@ -214,7 +217,7 @@ class ExternalPlayer:
             proc.stdin.write(text + "\n")
             proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
-            raise self._crashed("the program stopped reading its input", game) from None
+            raise self._crashed(N_("the program stopped reading its input"), game) from None
 
     # ------------------------------------------------------------------ protocol
     def observe(self, game: Game, move: Move) -> None:
@@ -234,7 +237,7 @@ class ExternalPlayer:
                 self.used += self.clock() - start
                 raise self._hung(game) from None
             if line is None:
-                raise self._crashed("the program ended without sending an action", game)
+                raise self._crashed(N_("the program ended without sending an action"), game)
             if line.strip():
                 break
         self.used += self.clock() - start
@@ -254,14 +257,16 @@ class ExternalPlayer:
         return move
 
     def _hung(self, game: Game) -> PlayerError:
-        budget = (f"{self.game_time:g} s game time" if self.game_time is not None
-                  else f"{self.move_timeout:g} s")
         self.close()
-        grace = f" (+{self.grace:g} s grace)" if self.game_time is not None else ""
-        return PlayerError(Msg("{name}: no action at ply {value} within {budget}{grace}; "
-                               "{used:.2f} s used; stopped it",
-                               name=self.name, value=game.ply + 1, budget=budget, grace=grace,
-                               used=self.used))
+        if self.game_time is None:
+            return PlayerError(Msg("{name}: no action at ply {value} within {budget} s; "
+                                   "{used:.2f} s used; stopped it", name=self.name,
+                                   value=game.ply + 1, budget=f"{self.move_timeout:g}",
+                                   used=self.used))
+        return PlayerError(Msg("{name}: no action at ply {value} within {budget} s game time "
+                               "(+{grace} s grace); {used:.2f} s used; stopped it",
+                               name=self.name, value=game.ply + 1, budget=f"{self.game_time:g}",
+                               grace=f"{self.grace:g}", used=self.used))
 
     def end_game(self, game: Game) -> None:
         proc = self._proc
@@ -317,6 +322,13 @@ def check_spec(spec: str) -> str:
             raise PlayerError(Msg("player {spec!r}: the level must be 1..{MAX_LEVEL}, e.g. ai:4",
                                   spec=spec, MAX_LEVEL=MAX_LEVEL))
         return f"ai:{int(value)}"
+    if low == "remote":
+        return low
+    if low.startswith("remote:"):
+        from controller.remote.url import parse_url
+
+        parse_url(text[7:], levels=(1, 1), what=f"player {text!r}:")
+        return text
     if low.startswith("cmd:"):
         try:
             argv = shlex.split(text[4:])
@@ -327,7 +339,8 @@ def check_spec(spec: str) -> str:
                                   spec=spec))
         return text
     raise PlayerError(Msg("player {spec!r} is not one of human, ai[:LEVEL] (1..{MAX_LEVEL}), "
-                          "random, greedy, cmd:PROGRAM [ARGS]",
+                          "random, greedy, cmd:PROGRAM [ARGS], remote, "
+                          "remote:mqtt://HOST[:PORT]/MATCH",
                           spec=spec, MAX_LEVEL=MAX_LEVEL))
 
 
@@ -336,9 +349,9 @@ def make_player(spec: str, *, seed: int = 0, game_time: float | None = None,
                 grace: float = GRACE, move_timeout: float = 60.0) -> Player:
     """The player a spec names (not ``human``: the table handles people)."""
     text = check_spec(spec)
-    if text == "human":
-        raise PlayerError(Msg("'human' plays on the table; a match needs ai, random, greedy "
-                              "or cmd:"))
+    if text == "human" or text.startswith("remote"):
+        raise PlayerError(Msg("{spec!r} plays on the table; a match needs ai, random, greedy "
+                              "or cmd:", spec=text))
     if text == "random":
         return RandomPlayer(seed)
     if text == "greedy":

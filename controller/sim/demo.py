@@ -10,15 +10,17 @@ emulator scans in its own thread. ``direct`` skips the board: snapshots come fro
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from controller.i18n import _
+from controller.i18n import Msg, _
 from controller.runner import Runner
 from controller.sensorlog import LogRecorder
 from controller.sim.hands import DirectTable, Habits, Hands
 from controller.table.session import TableController
+from engine.errors import DvonnError
 from hardware.clock import Clock, FakeClock, SystemClock
 from hardware.events import ButtonEvent, SensorEvent, SnapshotEvent
 
@@ -50,6 +52,11 @@ class DemoOptions:
     #: ``demo --review``: the record to walk through (its actions, White's and Black's names
     #: and what it is): the hands follow its LEDs; nothing is journaled
     review: tuple[list[Any], str, str, str] | None = None
+    #: real seconds to wait for a remote side's action before giving up (None: for ever)
+    remote_timeout: float | None = None
+    remote_config: dict[str, object] | None = None  # the [remote] section (broker log-in)
+    #: ``--publish``: a controller.remote.publisher.StatePublisher (the caller closes it)
+    publish: Any = None
 
 
 @dataclass
@@ -115,12 +122,18 @@ def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
         else:
             ctl = TableController(journal=journal, colours=opts.colours and opts.direct,
                                   source="demo", players=names)
+        if opts.publish is not None:
+            opts.publish.attach(ctl)
+        opponent = None
         if opts.review is None and (opts.white != "human" or opts.black != "human"):
             from controller.players.opponent import Opponent
 
-            opponent = Opponent(opts.white, opts.black, seed=seed, move_time=opts.move_time)
+            opponent = Opponent(opts.white, opts.black, seed=seed, move_time=opts.move_time,
+                                remote_config=opts.remote_config)
             closers.append(opponent)
             opponent.attach(ctl)
+            if opts.web is not None:
+                opts.web.invite(opponent)  # a ``remote`` side: its invitation (web/remote.py)
         emulator = None
         table: Any
         source: Any
@@ -147,6 +160,8 @@ def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
         if recorder is not None:
             closers.append(recorder)
         sources = [source] if opts.web is None else [source, opts.web.attach(ctl, clock)]
+        if opponent is not None and opponent.remote:
+            sources.append(opponent)  # takes in what the other table (or the phone) sent
         runner = Runner(ctl, sources=sources, strip=strip, clock=clock, recorder=recorder,
                         frame_interval=None if opts.fast else 0.25)
 
@@ -159,7 +174,8 @@ def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
         if ctl.resumed and not opts.quiet:
             print(_("resuming game {id} at ply {ply}").format(id=ctl.game_id, ply=ctl.game.ply),
                   file=out)
-        _drive(runner, hands, clock, emulator, fast=opts.fast, done=done)
+        _drive(runner, hands, clock, emulator, fast=opts.fast, done=done,
+               remote_timeout=opts.remote_timeout)
         game = ctl.game
         over = game.is_over()
         score = game.score()
@@ -176,9 +192,11 @@ def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
 
 
 def _drive(runner: Runner, hands: Hands, clock: Clock, emulator: Any, *, fast: bool,
-           done: Callable[[TableController], bool] | None = None) -> None:
+           done: Callable[[TableController], bool] | None = None,
+           remote_timeout: float | None = None) -> None:
     """Run hands and the sensing path until the hands are done (the game is over, or
-    ``done(controller)``: the end of a reviewed record)."""
+    ``done(controller)``: the end of a reviewed record). While a remote side is to act, the
+    table waits for it in real time (the fake clock stands still)."""
     script = hands.script() if done is None else _until(hands.script(), hands.ctl, done)
     start = clock.now()
     next_at = start + 1.0  # let the sensors report the table before the first hand moves
@@ -187,7 +205,26 @@ def _drive(runner: Runner, hands: Hands, clock: Clock, emulator: Any, *, fast: b
         emulator.start()
     runner.show(force=True)
     finished_at: float | None = None
+    waited: float | None = None  # when (real time) the wait for a remote side began
     while True:
+        seat = _awaited(runner.controller)
+        if seat is not None:
+            if getattr(seat, "stopped", False):
+                raise DvonnError(Msg("the remote game stopped: {note}", note=seat.note))
+            waited = time.monotonic() if waited is None else waited
+            if remote_timeout is not None and time.monotonic() - waited > remote_timeout:
+                raise DvonnError(Msg("no action from the remote side in {seconds} s ({note})",
+                                     seconds=f"{remote_timeout:g}", note=seat.note))
+            if fast:
+                wait = getattr(seat, "wait", None)
+                if wait is not None:
+                    wait(0.05)  # a message from the broker ends the wait at once
+                else:
+                    time.sleep(0.02)  # a person on a phone
+                runner.step(0.0)
+                continue
+        else:
+            waited = None
         now = clock.now()
         if now - start > MAX_GAME_SECONDS:
             raise RuntimeError("the demo game did not finish")
@@ -210,3 +247,9 @@ def _drive(runner: Runner, hands: Hands, clock: Clock, emulator: Any, *, fast: b
             runner.step(0.05 if sent else 0.0)
         else:
             runner.step(0.02)
+
+
+def _awaited(ctl: TableController) -> Any:
+    """The remote seat the table waits for, or None."""
+    waiting = getattr(getattr(ctl, "opponent", None), "waiting", None)
+    return waiting(ctl.game) if waiting is not None else None

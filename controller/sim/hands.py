@@ -92,6 +92,12 @@ class Hands:
     def _cells(self, role: str) -> list[int]:
         return sorted(c for c, r in self.ctl.view().roles.items() if r == role)
 
+    def _awaiting_remote(self) -> bool:
+        """True while a remote side is to act and its action has not arrived: its hands wait
+        for the LEDs instead of choosing."""
+        waiting = getattr(getattr(self.ctl, "opponent", None), "waiting", None)
+        return waiting is not None and waiting(self.ctl.game) is not None
+
     def _chance(self, p: float) -> bool:
         return p > 0 and self.rng.random() < p
 
@@ -119,6 +125,9 @@ class Hands:
             if game.is_over():
                 self.done = True
                 return
+            if self._awaiting_remote():
+                yield pace * 0.5  # the other table (or the phone) has not acted yet
+                continue
             if self._chance(self.habits.noise):
                 self.table.noise(self.rng.randrange(49), self.rng.uniform(0.03, 0.15))
                 self.stats["noise"] += 1

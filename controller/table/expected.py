@@ -84,3 +84,8 @@ class Expected:
 def names(mask: int) -> list[str]:
     """Upper-case cell names of a mask, in canonical order."""
     return [CELL_NAMES[c] for c in iter_cells(mask)]
+
+
+def empty_mask(snap: str) -> int:
+    """Mask of the cells that read empty."""
+    return sum(1 << c for c, ch in enumerate(snap) if ch == ".")

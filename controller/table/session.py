@@ -14,12 +14,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller.i18n import Msg
+from controller.i18n import Msg, status_line
 from controller.table import guide
 from controller.table.camera import CameraEvidence, in_order, phantoms, unsettled
 from controller.table.catchup import Decision, Limits, Result, decide, lands, search, touches
 from controller.table.debounce import Debouncer, Timing
-from controller.table.expected import Expected, has_colours, strip_colours
+from controller.table.expected import Expected, empty_mask, has_colours, strip_colours
 from controller.table.inference import IDLE, LIFTED, MISMATCH, WAIT, Explanation
 from controller.table.journaling import JournalLike, unfinished
 from controller.table.trace import RoleTrace, Trace
@@ -161,7 +161,7 @@ class TableController:
             self._emit(event.t)
         elif isinstance(event, StatusEvent):
             self.status = "" if event.kind in ("connected", "reconnected") else (
-                f"{event.kind}: {event.detail}" if event.detail else event.kind)
+                status_line(event.kind, event.detail))
             self._emit(event.t)
 
     def advance(self, t: float) -> None:
@@ -301,7 +301,7 @@ class TableController:
                 return
             e = self.explanation
             slack = self._slack
-            empty = _empty(snap)
+            empty = empty_mask(snap)
             # the gesture: a prompted cell lifted (not one already empty when the prompt
             # began) and set back; while it is up it reads as unknown
             raised = e.choice & empty & ~self._choice_empty if e.kind == LIFTED else 0
@@ -430,8 +430,8 @@ class TableController:
             if choice != self.explanation.choice:  # a new prompt
                 # a prompted cell still up (its gesture half made) stays a gesture: the
                 # prompt may change while it is up and come back when it is set down
-                up = self.gesture & _empty(self.stable or "")
-                self._choice_empty = _empty(self.stable or "") & ~up
+                up = self.gesture & empty_mask(self.stable or "")
+                self._choice_empty = empty_mask(self.stable or "") & ~up
                 self.gesture = up
             self._watch = 0 if d.by_source else choice  # where the first action landed
             self._set(Explanation(LIFTED, source=d.source, candidates=candidates, choice=choice,
@@ -588,13 +588,12 @@ class TableController:
             self.suggested = cells[(cells.index(self.suggested) + 1) % len(cells)]
 
     # ----------------------------------------------------------------- listeners
+    def notify(self) -> None:
+        """Something outside the table changed (a remote action arrived): tell listeners."""
+        self._emit(self._t)
+
     def _emit(self, t: float) -> None:
         for listener in self.listeners:
             listener(self)
         if self._trace is not None:
             self._trace(t, self.view())
-
-def _empty(snap: str) -> int:
-    """Mask of the cells that read empty."""
-    return sum(1 << c for c, ch in enumerate(snap) if ch == ".")
-

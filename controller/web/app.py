@@ -56,6 +56,7 @@ class WebView:
                                 host_names=host_names, devices=devices, computer=computer)
         if review_budget is not None:
             self.server.reviews.budget = review_budget
+        self._out: TextIO | None = None
 
     @property
     def token(self) -> str | None:
@@ -98,7 +99,32 @@ class WebView:
                 "'Show a new code on the table' prints a new one here)")
             say(f"pair a phone without typing: {urls[-1]}?pair={code} (works once)")
             say("a page that is not paired is a read-only spectators' view")
+            self._out = out
+            self._say_invitations()
         return urls
+
+    def invite(self, opponent: Any) -> int:
+        """Serve the remote players' seats of ``opponent`` (its ``remote`` sides, played on
+        the page ``/remote``): their invitations are printed now, or when the view starts.
+        Returns how many there are."""
+        from controller.players.seats import WebSeat
+
+        seats = [p for p in dict(getattr(opponent, "players", None) or {}).values()
+                 if isinstance(p, WebSeat)]
+        for seat in seats:
+            self.server.remote.add(seat)
+        if seats and self._out is not None:
+            self._say_invitations()
+        return len(seats)
+
+    def _say_invitations(self) -> None:
+        for seat in self.server.remote.seats:
+            path = self.server.remote.invitation(seat.side)
+            if path and self._out is not None:
+                side = "White" if seat.side == "w" else "Black"
+                print(f"invitation for the remote player of {side}: "
+                      f"{self.server.full_url(path)} (works once: whoever opens it plays "
+                      f"{side}; paired phones show it too)", file=self._out, flush=True)
 
     def stop(self) -> None:
         """Stop serving (safe twice)."""
@@ -132,6 +158,7 @@ class VirtualOptions:
     open_journal: Callable[[], Any] | None = None
     limits: Limits | None = None  # the web server's connection limits (transport.Limits)
     review_budget: float | None = None  # seconds of engine time a game's review (reviews.py)
+    publish: Any = None  # --publish: a StatePublisher (controller.remote.publisher) to attach
 
 
 def make_virtual_table(opts: VirtualOptions, clock: Clock | None = None
@@ -160,6 +187,8 @@ def make_virtual_table(opts: VirtualOptions, clock: Clock | None = None
     table.on_change = lambda: web.publisher(ctl)
     web.server.journal = journal  # the page reviews its games
     web.publisher.attach(ctl)
+    if opts.publish is not None:
+        opts.publish.attach(ctl)
     runner = Runner(ctl, sources=[table], clock=clock, frame_interval=None)
     return ctl, web, table, runner
 

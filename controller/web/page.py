@@ -119,13 +119,16 @@ def render_page(state_json: str | None, *, info: dict[str, Any],
     message = html.escape(shown or gettext_in(lang, "waiting for the table…"))
     languages = "".join(f'<option value="{code}"{" selected" if code == lang else ""}>'
                         f"{NAMES[code]}</option>" for code in LANGUAGES)
-    mode = "virtual" if info.get("virtual") else "table"
-    who = "paired" if info.get("paired") else "spectator"
+    mode = "remote" if info.get("remote") else "virtual" if info.get("virtual") else "table"
+    who = ("paired" if info.get("paired") else
+           "seated" if (info.get("remote") or {}).get("side") else "spectator")
     return translate_html(_TEMPLATE, lang).format(
         title=html.escape(title), css_vars=css_vars, board=_board_svg(state), actions=actions,
         message=message, config=_json_for_script(config), mode=mode, who=who,
         notice=html.escape(notice), notice_hidden="" if notice else " hidden",
         pair_code=html.escape(str(info.get("pair_code") or "")), lang=lang,
+        remote_script='<script src="/static/remote.js"></script>\n'
+        if info.get("remote") or info.get("invitations") else "",
         languages=languages)
 
 
@@ -239,6 +242,6 @@ _TEMPLATE = """<!doctype html>
 <script id="config" type="application/json">{config}</script>
 <script src="/static/app.js"></script>
 <script src="/static/review.js"></script>
-</body>
+{remote_script}</body>
 </html>
 """

@@ -305,6 +305,12 @@ class Pairing:
         with self._lock:
             return self._throttled(address_key(address), self.clock())
 
+    def failed(self, address: str) -> None:
+        """A wrong code of another kind (a remote seat's invitation) from ``address``: it
+        counts against the same limits as a wrong pairing code."""
+        with self._lock:
+            self._failed(address_key(address), self.clock())
+
     def devices(self) -> list[Device]:
         with self._lock:
             return sorted(self._devices.values(), key=lambda d: d.paired_at)

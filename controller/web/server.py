@@ -28,6 +28,9 @@ Routes (the contract pages and outside tests rely on):
   (devices.py).
 - ``GET /api/games``, ``GET /api/review/ID``: the journal's games and the engine's review of
   one (or of the live game), analysed in a worker thread and cached (reviews.py).
+- ``GET /remote`` (``?invite=CODE``), ``POST /api/remote/join``, ``GET /api/remote/status``,
+  ``POST /api/remote/offer``, ``GET /api/remote/invitations``,
+  ``POST /api/remote/invitations/SIDE/renew``: a remote player's seat (remote.py).
 
 Connections are counted per client address, and closed when they send no whole request
 header in time or sit idle between requests (transport.py): one machine on the network
@@ -71,6 +74,8 @@ from controller.web.guard import Guard, HostCheck
 from controller.web.hub import StateHub
 from controller.web.page import render_page
 from controller.web.pairing import Pairing, Who, refusal_body, seat_refusal
+from controller.web.remote import COOKIE as REMOTE_COOKIE
+from controller.web.remote import RemotePlayers, remote_routes
 from controller.web.reviews import REVIEW_BUDGET, Reviews, review_routes
 from controller.web.transport import Connections, Limits, client_address, protocol_class
 from engine.errors import DvonnError
@@ -178,6 +183,7 @@ class WebServer:
         self.host_names = host_names  # names besides the table's own (--web-host-name)
         self.computer = computer  # the sides the computer plays (a one-seat phone's undo)
         self.pairing = Pairing(token, devices)  # codes, sessions, throttles (pairing.py)
+        self.remote = RemotePlayers(self.pairing)  # remote players' seats (remote.py)
         self.virtual = virtual
         self.camera = camera
         self.palette = palette
@@ -287,6 +293,15 @@ class WebServer:
         """The pairing cookie's name (it carries the port: cookies ignore ports)."""
         return COOKIE.format(port=self.port)
 
+    @property
+    def remote_cookie(self) -> str:
+        """A remote player's session cookie's name (remote.py)."""
+        return REMOTE_COOKIE.format(port=self.port)
+
+    def full_url(self, path: str) -> str:
+        """``path`` on the page's address on the network (the last of :meth:`urls`)."""
+        return self.urls()[-1] + path.lstrip("/")
+
     def who(self, request: Any) -> Who | None:
         """Who sent the request: a paired device (its session cookie) or a script (the
         ``X-Dvonn-Token`` header); None for a spectator (pairing.py)."""
@@ -330,6 +345,7 @@ class WebServer:
             return {"virtual": self.virtual, "camera": self.camera is not None,
                     "paired": sender is not None, "seat": sender and sender.seat,
                     "share_hints": hub.share_hints,
+                    "invitations": sender is not None and bool(self.remote.seats),
                     "controls": list(CONTROLS) + [SHARE] + ([CLICK] if self.virtual else [])}
 
         def state_now() -> dict[str, Any] | None:
@@ -345,6 +361,12 @@ class WebServer:
             state = None if msg is None else msg.json(sender is not None).decode()
             shown = dict(info(sender), pair_code=code if code.isdigit() and len(code) < 9
                          else "")
+            if request.url.path == "/remote":  # a remote player's page (remote.py)
+                seat = self.remote.identify(request.cookies.get(self.remote_cookie))
+                invite = request.query_params.get("invite", "")
+                shown["remote"] = {"side": seat.side if seat is not None else "",
+                                   "invite": invite if invite.isascii() and len(invite) < 65
+                                   else ""}
             lang = (self.language if self.language in LANGUAGES
                     else from_accept_language(request.headers.get("accept-language")))
             html = render_page(state, info=shown, palette=self.palette, title=self.title,
@@ -434,6 +456,7 @@ class WebServer:
 
         routes = [
             Route("/", page),
+            Route("/remote", page),
             Route("/api/state", api_state),
             Route("/api/info", api_info),
             Route("/api/i18n/{lang}", api_i18n),
@@ -443,6 +466,8 @@ class WebServer:
                   name="click"),
             Route("/api/control/{name}", control, methods=["POST"]),
             *pairing_routes(self.pairing, lambda: self.cookie, self.who),
+            *remote_routes(self.remote, lambda: self.remote_cookie, self.who,
+                           lambda line: self.pairing.announce(line), self.full_url),
             *review_routes(self.reviews, lambda: self.journal, state_now, self.paired,
                            lambda: hub.share_hints),
             Mount("/static", app=StaticFiles(directory=STATIC), name="static"),

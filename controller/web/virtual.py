@@ -32,7 +32,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from controller.i18n import Msg
+from controller.i18n import Msg, error_message, in_every_language
 from controller.i18n import side as side_name
 from controller.table.session import TableController
 from controller.web.bridge import CONTROLS, Command, Inbox
@@ -44,7 +44,6 @@ from hardware.events import ButtonEvent, SensorEvent, SnapshotEvent, StatusEvent
 
 #: A computer player: the action to play in (a copy of) ``game``; called in a worker thread.
 Agent = Callable[[Game], Move]
-SIDE_NAMES = {"w": "White", "b": "Black"}
 _MAX_NEXT = 8  # next presses before giving up on choosing a landing by the buttons
 
 
@@ -57,10 +56,10 @@ def agent_for(spec: str, side: str, seed: int = 0) -> Agent | None:
     text = check_spec(spec)
     if is_human(text):
         return None
-    if text.startswith("cmd:"):
+    if text.startswith("cmd:") or text.startswith("remote"):
         raise PlayerError(Msg("player {spec!r}: the virtual table plays human, ai[:LEVEL], random "
-                              "or greedy (an external program plays with 'dvonn-board match')",
-                              spec=spec))
+                              "or greedy (an external program plays with 'dvonn-board match', a "
+                              "remote player with 'play' or 'demo')", spec=spec))
     player = make_player(text, seed=seed)
     player.new_game(side)
     return player.choose
@@ -89,7 +88,7 @@ class VirtualTable:
         self._thinking: Future[Move] | None = None
         self._thinking_at: tuple[int | None, int] = (None, -1)
         self._executor: ThreadPoolExecutor | None = None
-        self.error = ""
+        self.error: str = ""  # a Msg: shown in the player's language
 
     # ------------------------------------------------------------------ the sensor
     def cells(self) -> str:
@@ -143,8 +142,8 @@ class VirtualTable:
         ``destination`` on its landing spaces, and what to do in the message (or, while a
         computer player thinks, that it does)."""
         if self._thinking is not None and not self._thinking.done():
-            side = SIDE_NAMES[self.ctl.game.turn]
-            return {**state, "message": f"{side} (computer) is thinking"}
+            said = Msg("{side} (computer) is thinking", side=side_name(self.ctl.game.turn))
+            return {**state, "message": said, "messages": in_every_language(said)}
         if self.picked is None:
             return state
         source = CELL_NAMES[self.picked]
@@ -152,10 +151,9 @@ class VirtualTable:
         roles[source] = "source"
         for c in iter_cells(self.ctl.game.destinations(self.picked)):
             roles[CELL_NAMES[c]] = "destination"
-        side = SIDE_NAMES[self.ctl.game.turn]
-        return {**state, "roles": roles,
-                "message": f"{side} holds {source}: click where it lands, or {source} to "
-                           "put it back"}
+        said = Msg("{side} holds {cell}: click where it lands, or {cell} to put it back",
+                   side=side_name(self.ctl.game.turn), cell=source)
+        return {**state, "roles": roles, "message": said, "messages": in_every_language(said)}
 
     # ------------------------------------------------------------------ what the controller says
     def _roles(self, role: str) -> list[int]:
@@ -223,7 +221,8 @@ class VirtualTable:
             return self._snap()
         if stage - 2 > _MAX_NEXT:
             self._landing = None
-            self.error = f"could not tell the controller the landing on {CELL_NAMES[cell]}"
+            self.error = Msg("could not tell the controller the landing on {cell}",
+                             cell=CELL_NAMES[cell])
             return [StatusEvent(self.clock.now(), "virtual table", self.error)]
         self._landing = (cell, ply, stage + 1, "")
         button = "confirm" if view.roles.get(cell) == "suggest" else "next"
@@ -317,10 +316,12 @@ class VirtualTable:
             move = future.result()
             legal = move in game.legal_moves()
         except Exception as exc:  # a broken agent must not stop the table
-            self.error = f"{SIDE_NAMES[game.turn]} (computer) failed: {exc}"
+            self.error = Msg("{side} (computer) failed: {error}", side=side_name(game.turn),
+                             error=error_message(exc))
             return [StatusEvent(self.clock.now(), "computer", self.error)]
         if not legal:
-            self.error = f"{SIDE_NAMES[game.turn]} (computer) chose {move}, not legal here"
+            self.error = Msg("{side} (computer) chose {action}, not legal here",
+                             side=side_name(game.turn), action=str(move))
             return [StatusEvent(self.clock.now(), "computer", self.error)]
         if move.is_placement:
             assert move.target is not None

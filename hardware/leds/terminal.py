@@ -52,6 +52,9 @@ class TerminalStrip(LedStrip):
         self.colour = colour
         #: One line drawn above the board (e.g. what the LED test is lighting).
         self.caption = ""
+        #: The word before the status LEDs' bar; the controller sets it in the player's
+        #: language (hardware knows no catalogs).
+        self.status_label = "status"
         self._drawn_lines = 0
         isatty = getattr(self.stream, "isatty", None)
         self._tty = bool(isatty and isatty())
@@ -76,7 +79,7 @@ class TerminalStrip(LedStrip):
                     line += f"[{label}]" if any(rgb) else f" {label} "
             lines.append(line.rstrip() if not use_colour else line)
         if frame.preview_status:
-            bar = "status "
+            bar = f"{self.status_label} "
             for rgb in frame.preview_status:
                 if use_colour:
                     bar += _paint(rgb, "  ") + " "

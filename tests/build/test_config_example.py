@@ -99,7 +99,7 @@ def test_every_section_of_the_loader_is_in_the_example() -> None:
 
 
 @pytest.mark.parametrize("section", ["sensor", "buttons", "timing", "animation", "journal",
-                                     "players"])
+                                     "players", "remote"])
 def test_every_key_of_the_loader_is_in_the_example(section: str) -> None:
     assert set(DOC[section]) == allowed_keys(section), (
         f"[{section}] in controller/config/example.toml differs from what the loader accepts")

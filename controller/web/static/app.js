@@ -19,6 +19,7 @@
   var PIECE = { w: ["#f3eee0", "#6f675a"], b: ["#242424", "#9a9a9a"], r: ["#c8322b", "#5e0f0b"] };
   var SIDE = { w: "White", b: "Black" };
   var hooks = [];  // called after the language changes (review.js redraws)
+  var renders = [];  // called after each state is drawn (remote.js)
 
   /* ---------------------------------------------------------------- language */
   var lang = cfg.lang || "en";
@@ -38,6 +39,12 @@
     return s.replace(/\{(\w+)\}/g, function (m, k) {
       return params && Object.prototype.hasOwnProperty.call(params, k) ? String(params[k]) : m;
     });
+  }
+  /* a player's name as shown: the names a game gets when nobody gives one ("White",
+     "Black": the config's and the journal's defaults, kept as they are in the data) in the
+     page's language */
+  function playerName(name, side) {
+    return !name || name === SIDE[side] ? t(SIDE[side]) : name;
   }
   var ATTRS = ["title", "placeholder", "aria-label", "alt"];
   function translateStatic() {
@@ -214,8 +221,8 @@
     while (list.children.length > actions.length) { list.removeChild(list.lastChild); }
     list.scrollTop = list.scrollHeight;  // the newest action in view (the list scrolls itself)
     var players = s.players || {};
-    text("name-w", players.white || t("White"));
-    text("name-b", players.black || t("Black"));
+    text("name-w", playerName(players.white, "w"));
+    text("name-b", playerName(players.black, "b"));
     var score = s.score || {};
     text("score-w", String(score.white || 0));
     text("score-b", String(score.black || 0));
@@ -244,8 +251,8 @@
     if (s.winner) {
       var w = score.white || 0, b = score.black || 0;
       result.textContent = s.winner === "tie" ? t("Tie, {w} to {b}", { w: w, b: b }) :
-        t("{name} wins, {high} to {low}", { name: s.winner === "w" ? (players.white || t("White")) :
-          (players.black || t("Black")), high: Math.max(w, b), low: Math.min(w, b) });
+        t("{name} wins, {high} to {low}", { name: s.winner === "w" ? playerName(players.white, "w") :
+          playerName(players.black, "b"), high: Math.max(w, b), low: Math.min(w, b) });
       result.hidden = false;
     } else {
       result.hidden = true;
@@ -255,6 +262,7 @@
     document.body.setAttribute("data-game", String(s.game_id));
     document.body.setAttribute("data-prompt", s.prompt || "");
     window.dvonn.state = s;
+    renders.forEach(function (fn) { fn(s); });
   }
 
   /* ---------------------------------------------------------------- live updates */
@@ -350,7 +358,7 @@
       });
     }
     devices();
-  } else {
+  } else if (!info.remote) {  // a remote player's page: remote.js
     document.getElementById("spectator").hidden = false;
     pairing();
   }
@@ -448,8 +456,10 @@
   }
 
   window.dvonn = { state: null, post: post, show: show, info: info, t: t, tn: tn, said: said,
+    playerName: playerName,
     language: function () { return lang; }, setLanguage: setLanguage,
-    onLanguage: function (fn) { hooks.push(fn); } };
+    onLanguage: function (fn) { hooks.push(fn); },
+    onRender: function (fn) { renders.push(fn); } };
   window.addEventListener("resize", layout);
   layout();
   if (cfg.state) { render(cfg.state); }

@@ -16,7 +16,7 @@
   var list = document.getElementById("review-actions");
   var data = null, step = 0, gameId = null, timer = null, scale = 1;
   var SIDE = { w: "White", b: "Black" };
-  var t = dv.t, tn = dv.tn, said = dv.said;
+  var t = dv.t, tn = dv.tn, said = dv.said, playerName = dv.playerName;
 
   function el(tag, attrs, content) {
     var e = document.createElementNS(SVGNS, tag);
@@ -222,8 +222,8 @@
       var b = res.body, fresh = !data;
       data = b;
       panel.setAttribute("data-status", b.status);
-      text("review-title", t("{white} vs {black}", { white: b.white || t("White"),
-        black: b.black || t("Black") }) + (b.result ? " \u00b7 " + b.result : b.live ? " \u00b7 " +
+      text("review-title", t("{white} vs {black}", { white: playerName(b.white, "w"),
+        black: playerName(b.black, "b") }) + (b.result ? " \u00b7 " + b.result : b.live ? " \u00b7 " +
         t("on the table") : ""));
       if (fresh) { buildList(); } else { markList(); }
       drawGraph();
@@ -278,8 +278,8 @@
         b.textContent = t("Review");
         b.addEventListener("click", function () { open(g.id); });
         li.textContent = g.id === "live" ? t("The game on the table") + " " :
-          "#" + g.id + " " + t("{white} vs {black}", { white: g.white || t("White"),
-            black: g.black || t("Black") }) + " \u00b7 " +
+          "#" + g.id + " " + t("{white} vs {black}", { white: playerName(g.white, "w"),
+            black: playerName(g.black, "b") }) + " \u00b7 " +
           (g.result || (g.live ? t("on the table") : t("unfinished"))) + " \u00b7 " +
           tn("{n} action", "{n} actions", g.actions, { n: g.actions }) +
           (g.started ? " \u00b7 " + String(g.started).slice(0, 10) : "") + " ";
