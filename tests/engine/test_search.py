@@ -161,6 +161,17 @@ def test_levels_are_node_budgets_and_deterministic() -> None:
         assert a == b and a in game.legal_moves()
 
 
+def test_node_levels_play_alike_on_a_slow_and_a_fast_clock() -> None:
+    """Levels 1-6 are node budgets: load or a slower machine changes no move (the ladder in
+    benchmarks/ladder.py relies on it)."""
+    for seed, moving in ((16, True), (17, False)):
+        game = random_position(seed, moving)
+        for n in (2, 4):
+            fast = Engine(n, seed=3, clock=FakeClock(0.0)).choose(game)
+            slow = Engine(n, seed=3, clock=FakeClock(0.5)).choose(game)
+            assert fast == slow, (seed, n)
+
+
 def test_dvonn_placements_are_the_first_three_and_apart() -> None:
     game = Game()
     for _ in range(3):
