@@ -174,11 +174,9 @@ TABLE_FRAME = re.compile(rb'event: table\ndata: \{"name":"([^"]+)".*?"ply":(\d+)
 async def _page(port: int, ready: list[int], got: list[tuple[str, int, float]]) -> None:
     """One page: (table, ply, monotonic arrival) of every ``table`` event, a frame counting
     as arrived when all of it has (its blank line)."""
-    reader, writer = await asyncio.open_connection(HOST, port)
-    writer.write(f"GET /api/events HTTP/1.1\r\nHost: {HOST}:{port}\r\n\r\n".encode())
-    await writer.drain()
-    status = await reader.readline()
-    assert b" 200 " in status, status
+    from benchmarks.web import open_events
+
+    reader, writer = await open_events(port)
     buf = b""
     snapshot = False
     try:
@@ -201,6 +199,8 @@ async def _page(port: int, ready: list[int], got: list[tuple[str, int, float]]) 
 
 
 async def _pages_main(port: int, pages: int) -> None:
+    from benchmarks.web import hand_in
+
     ready = [0]
     results: list[list[tuple[str, int, float]]] = [[] for _ in range(pages)]
     tasks = [asyncio.create_task(_page(port, ready, got)) for got in results]
@@ -208,13 +208,7 @@ async def _pages_main(port: int, pages: int) -> None:
     while ready[0] < pages and time.monotonic() < deadline:
         await asyncio.sleep(0.01)
     print(f"ready {ready[0]}", flush=True)
-    stop = asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    await asyncio.wait([stop, *tasks], timeout=MAX_SECONDS, return_when="FIRST_COMPLETED")
-    for t in tasks:
-        t.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-    sys.stdout.write(json.dumps(results) + "\n")
-    sys.stdout.flush()
+    await hand_in(tasks, results, MAX_SECONDS)
 
 
 def _games(tables: int, plies: int, seed: int) -> list[list[Any]]:

@@ -53,11 +53,7 @@ async def _page(port: int, ready: asyncio.Event, count: list[int], pages: int,
     """One page: notes (seq, monotonic arrival) of every state event in ``got``, a state
     counting as arrived when its whole frame has (the blank line that ends it). The stream
     is read in big pieces and scanned, not parsed line by line: the instrument stays cheap."""
-    reader, writer = await asyncio.open_connection(HOST, port)
-    writer.write(f"GET /api/events HTTP/1.1\r\nHost: {HOST}:{port}\r\n\r\n".encode())
-    await writer.drain()
-    status = await reader.readline()
-    assert b" 200 " in status, status
+    reader, writer = await open_events(port)
     while (await reader.readline()) not in (b"\r\n", b""):
         pass
     count[0] += 1
@@ -90,8 +86,25 @@ async def _pages_main(port: int, pages: int) -> None:
     await asyncio.wait_for(ready.wait(), 30)
     print("ready", flush=True)
     # the table says when the game is over and quiet (a line on stdin); bounded in time
+    await hand_in(tasks, results)
+
+
+async def open_events(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A page's connection to ``/api/events`` on ``port``, its status line read (a 200)."""
+    reader, writer = await asyncio.open_connection(HOST, port)
+    writer.write(f"GET /api/events HTTP/1.1\r\nHost: {HOST}:{port}\r\n\r\n".encode())
+    await writer.drain()
+    status = await reader.readline()
+    assert b" 200 " in status, status
+    return reader, writer
+
+
+async def hand_in(tasks: list[asyncio.Task[None]], results: list[Any],
+                  timeout: float = MAX_SECONDS) -> None:
+    """The pages' child process ends: when the parent says so (a line on stdin) or every page
+    has ended, at most ``timeout`` seconds on; ``results`` go out on stdout as one JSON line."""
     stop = asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-    await asyncio.wait([stop, *tasks], timeout=MAX_SECONDS, return_when="FIRST_COMPLETED")
+    await asyncio.wait([stop, *tasks], timeout=timeout, return_when="FIRST_COMPLETED")
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from tests.remote.broker import Broker
 
 #: The user's own settings that would reach the commands the tests start: their config file
 #: and journal (XDG folders, DVONN_DATA_DIR) and the LED backend ($DVONN_LEDS: on a Pi that
@@ -33,3 +38,19 @@ def _not_the_users_setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
         for name in PRIVATE_SETTINGS:
             mp.delenv(name, raising=False)
         yield
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    """A fresh Mosquitto on a free loopback port (skips, or fails in CI, without mosquitto):
+    tests/remote's and the broadcast page's (tests/web). Imported here only when a test asks
+    for it."""
+    from tests.remote.broker import Broker
+
+    folder = tmp_path / "broker"
+    folder.mkdir()
+    b = Broker(folder)
+    try:
+        yield b
+    finally:
+        b.stop()

@@ -10,9 +10,9 @@ import argparse
 import time
 from typing import Any
 
-from controller.i18n import Msg, _
+from controller.cli.web import add_host_name_option, host_names, require_web
+from controller.i18n import _
 from controller.remote.url import parse_url
-from engine.errors import DvonnError
 
 DEFAULT_ADDRESS = "0.0.0.0:8090"
 
@@ -29,35 +29,24 @@ def register(sub: Any) -> None:
                           "mqtt://HOST/CLUB/TABLE)"))
     p.add_argument("--config", metavar="FILE",
                    help=_("config file (TOML): its [remote] section's credentials and TLS"))
-    p.add_argument("--web-host-name", action="append", default=[], metavar="NAME",
-                   help=_("one more host name the page is served under (repeatable); its own "
-                          "addresses, localhost, HOSTNAME and HOSTNAME.local always are"))
+    add_host_name_option(p)
     p.set_defaults(func=cmd_broadcast)
 
 
 def cmd_broadcast(args: argparse.Namespace) -> int:
-    from controller.cli.web import require_web
-
     url = parse_url(args.broker, levels=(1, 1), what="--broker")
     require_web()
-    from controller.web.guard import plain_host
     from controller.web.server import parse_address
 
     host, port = parse_address(args.address)
-    names = []
-    for name in args.web_host_name:
-        plain = plain_host(name)
-        if plain is None:
-            raise DvonnError(Msg("--web-host-name {name!r}: a host name or address, no port",
-                                 name=name))
-        names.append(plain)
+    names = host_names(args)
     from controller.cli.publishing import remote_credentials
 
     creds = remote_credentials(path=args.config)
     from controller.web.broadcast import BroadcastServer
 
     server = BroadcastServer(url, host=host, port=port, credentials=creds,
-                             host_names=tuple(names))
+                             host_names=names)
     server.start()
     try:
         urls = server.urls()

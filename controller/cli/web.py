@@ -51,10 +51,30 @@ def add_access_options(p: Any) -> None:
     p.add_argument("--token-file", metavar="PATH",
                    help=_("the scripts' token (X-Dvonn-Token header) is this file's first line "
                           "(default: DVONN_WEB_TOKEN, else no token)"))
+    add_host_name_option(p)
+    p.add_argument("--token", help=argparse.SUPPRESS)  # refused: it would show in ps
+
+
+def add_host_name_option(p: Any) -> None:
+    """``--web-host-name`` (``web``, ``play --web``, ``demo --web``, ``broadcast``)."""
     p.add_argument("--web-host-name", action="append", default=[], metavar="NAME",
                    help=_("one more host name the page is served under (repeatable); its own "
                           "addresses, localhost, HOSTNAME and HOSTNAME.local always are"))
-    p.add_argument("--token", help=argparse.SUPPRESS)  # refused: it would show in ps
+
+
+def host_names(args: argparse.Namespace) -> tuple[str, ...]:
+    """The ``--web-host-name`` names, plain; DvonnError naming one that is not a host name or
+    address (or has a port)."""
+    from controller.web.guard import plain_host
+
+    names = []
+    for name in args.web_host_name:
+        plain = plain_host(name)
+        if plain is None:
+            raise DvonnError(Msg("--web-host-name {name!r}: a host name or address, no port",
+                                 name=name))
+        names.append(plain)
+    return tuple(names)
 
 
 TOKEN_ENV = "DVONN_WEB_TOKEN"
@@ -100,22 +120,15 @@ def devices_file(port: int) -> Path | None:
 
 def web_access(args: argparse.Namespace, address: str) -> dict[str, Any]:
     """The WebView arguments of the access options: token, host names, devices file."""
-    from controller.web.guard import plain_host
     from controller.web.server import parse_address
 
     if getattr(args, "token", None) is not None:
         raise DvonnError(Msg("--token is refused: a token on the command line shows in ps; put it "
                              "in a file (--token-file PATH) or in {TOKEN_ENV}",
                              TOKEN_ENV=TOKEN_ENV))
-    names = []
-    for name in args.web_host_name:
-        plain = plain_host(name)
-        if plain is None:
-            raise DvonnError(Msg("--web-host-name {name!r}: a host name or address, no port",
-                                 name=name))
-        names.append(plain)
+    names = host_names(args)
     _host, port = parse_address(address)
-    return {"token": read_token(args.token_file), "host_names": tuple(names),
+    return {"token": read_token(args.token_file), "host_names": names,
             "devices": devices_file(port)}
 
 

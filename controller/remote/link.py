@@ -14,7 +14,7 @@ import socket
 import threading
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from controller.i18n import Msg, config_error
 from controller.remote.url import BrokerURL, Credentials
@@ -23,6 +23,7 @@ from engine.errors import DvonnError
 QOS = 1
 KEEPALIVE = 15
 FLUSH = 2.0  # seconds close() waits for the last publish and the goodbye to go out
+T = TypeVar("T")
 
 
 class LinkError(DvonnError):
@@ -57,6 +58,16 @@ def _no_delay(client: Any, userdata: Any, sock: Any) -> None:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     except (OSError, AttributeError):  # not a TCP socket (a websocket wrapper, a Unix socket)
         pass
+
+
+def _drain(waiting: queue.SimpleQueue[T]) -> list[T]:
+    """What ``waiting`` holds now, oldest first (it is left empty)."""
+    out: list[T] = []
+    while True:
+        try:
+            out.append(waiting.get_nowait())
+        except queue.Empty:
+            return out
 
 
 class MqttLink:
@@ -159,12 +170,7 @@ class MqttLink:
 
     def messages(self) -> list[Message]:
         """The messages that arrived since the last call, oldest first."""
-        out: list[Message] = []
-        while True:
-            try:
-                out.append(self._inbox.get_nowait())
-            except queue.Empty:
-                return out
+        return _drain(self._inbox)
 
     def wait_message(self, timeout: float) -> Message | None:
         """Block up to ``timeout`` seconds for the next message (for loops with nothing else
@@ -176,12 +182,7 @@ class MqttLink:
 
     def news(self) -> list[str]:
         """Connection changes since the last call: 'connected', 'disconnected', 'refused'."""
-        out: list[str] = []
-        while True:
-            try:
-                out.append(self._news.get_nowait())
-            except queue.Empty:
-                return out
+        return _drain(self._news)
 
     def close(self) -> None:
         """Say goodbye to the broker and stop the network thread; safe twice. What was

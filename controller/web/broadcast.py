@@ -30,7 +30,6 @@ import contextlib
 import json
 import logging
 import threading
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -40,13 +39,12 @@ from controller.remote.url import BrokerURL, Credentials
 from controller.web.club import NAME, Club
 from controller.web.guard import Guard, HostCheck
 from controller.web.page import RADIUS, _json_for_script, cell_positions, hexagon
-from controller.web.server import lan_address
-from controller.web.transport import Connections, Limits, client_address, protocol_class
+from controller.web.serving import Serving, StreamFront
+from controller.web.transport import Connections, Limits
 from engine.errors import DvonnError
 
 log = logging.getLogger("dvonn.broadcast")
 STATIC = Path(__file__).resolve().parent / "static"
-KEEPALIVE = 15.0  # seconds between SSE comments on a quiet stream
 QUEUE_SIZE = 256  # frames a page may fall behind before it gets a new snapshot instead
 #: The broadcast page's limits: many spectators, each on its own address.
 LIMITS = Limits(per_address=16, total=1000, streams=512, streams_per_address=4)
@@ -76,9 +74,12 @@ class Page:
             self.queue.put_nowait(RESYNC if data is not None else None)
 
 
-class BroadcastServer:
+class BroadcastServer(Serving):
     """The broadcast page of ``url``'s club (see the module docstring). ``start()`` connects
     to the broker and serves in threads of its own; ``stop()`` ends both (safe twice)."""
+
+    THREAD = "dvonn-broadcast"
+    BACKLOG = 512
 
     def __init__(self, url: BrokerURL, *, host: str = "0.0.0.0", port: int = 8080,
                  credentials: Credentials | None = None, limits: Limits | None = None,
@@ -87,74 +88,25 @@ class BroadcastServer:
         if len(url.path) != 1:
             raise DvonnError(Msg("broadcast --broker {url}: the path is the club only, e.g. "
                                  "mqtt://HOST/club", url=str(url)))
+        super().__init__(host, port, Connections(limits or LIMITS))
         self.url = url
         self.club = Club(url.path[0])
-        self.host = host
-        self.port = port
         self.host_names = host_names
         self.language = language
         self.credentials = credentials
-        self.connections = Connections(limits or LIMITS)
         self.link: Any = link
         self.pages: set[Page] = set()
         self.frames = 0  # change frames fanned out
         self._snapshot: bytes | None = None  # the current 'club' frame (loop thread)
         self._broker = False
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._server: Any = None
-        self._sock: Any = None
-        self._thread: threading.Thread | None = None
         self._pump: threading.Thread | None = None
-        self._started = threading.Event()
         self._stopping = threading.Event()
         self.app = self._build_app()
 
     # ------------------------------------------------------------------ lifecycle
-    def urls(self) -> list[str]:
-        hosts = [self.host]
-        if self.host in ("0.0.0.0", "::", ""):
-            hosts = ["127.0.0.1"] + [a for a in (lan_address(),) if a]
-        return [f"http://{'[' + h + ']' if ':' in h else h}:{self.port}/" for h in hosts]
-
-    def bind(self) -> None:
-        """Take the address now (DvonnError when it is taken)."""
-        import socket
-
-        if self._sock is not None:
-            return
-        sock = socket.socket(socket.AF_INET6 if ":" in self.host else socket.AF_INET,
-                             socket.SOCK_STREAM)
-        try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind((self.host, self.port))
-            sock.listen(512)
-        except OSError as exc:
-            sock.close()
-            raise DvonnError(Msg("cannot serve on {host}:{port}: {value}", host=self.host,
-                                 port=self.port, value=exc.strerror or exc)) from None
-        self._sock = sock
-        self.port = sock.getsockname()[1]
-
     def start(self) -> None:
-        """Bind, connect to the broker and serve (threads of their own)."""
-        import math
-
-        import uvicorn
-
-        self.bind()
-        idle = self.connections.limits.idle_timeout
-        config = uvicorn.Config(self.app, log_config=None, log_level="warning",
-                                access_log=False, lifespan="on", timeout_graceful_shutdown=2,
-                                timeout_keep_alive=max(1, math.ceil(idle)),
-                                http=protocol_class(self.connections), ws="none")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._serve, name="dvonn-broadcast",
-                                        daemon=True)
-        self._thread.start()
-        if not self._started.wait(10.0) or self._loop is None:
-            self.stop()
-            raise DvonnError(Msg("the web server on {host}:{port} did not start",
-                                 host=self.host, port=self.port))
+        """Bind, serve and connect to the broker (threads of their own)."""
+        super().start()
         if self.link is None:
             self.link = MqttLink(self.url, name="dvonn-broadcast", credentials=self.credentials)
         for kind in ("+/state", "+/presence", "+/result/+"):
@@ -162,12 +114,6 @@ class BroadcastServer:
         self._pump = threading.Thread(target=self._take_in, name="dvonn-broadcast-mqtt",
                                       daemon=True)
         self._pump.start()
-
-    def _serve(self) -> None:
-        try:
-            self._server.run(sockets=[self._sock])
-        finally:
-            self._started.set()
 
     def stop(self) -> None:
         """Stop taking in and serving (safe twice)."""
@@ -177,25 +123,7 @@ class BroadcastServer:
             self._pump = None
         if self.link is not None:
             self.link.close()
-        loop, server = self._loop, self._server
-        if loop is not None and not loop.is_closed():
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(self._end_pages)
-        if server is not None:
-            server.should_exit = True
-        if self._thread is not None:
-            self._thread.join(10.0)
-            self._thread = None
-        if self._sock is not None:
-            self._sock.close()
-            self._sock = None
-
-    def __enter__(self) -> BroadcastServer:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
+        super().stop()
 
     # ------------------------------------------------------------------ the broker's thread
     def _take_in(self) -> None:
@@ -251,12 +179,12 @@ class BroadcastServer:
         for page in self.pages:
             page.offer(data)
 
-    def _keep_alive(self) -> None:
+    def keep_alive_streams(self) -> None:
         for page in self.pages:
             if page.queue.empty():
                 page.offer(b": keep-alive\n\n")
 
-    def _end_pages(self) -> None:
+    def end_streams(self) -> None:
         for page in self.pages:
             page.offer(None)
         self.pages.clear()
@@ -270,21 +198,6 @@ class BroadcastServer:
         from starlette.staticfiles import StaticFiles
 
         template = (STATIC / "broadcast.html").read_text(encoding="utf-8")
-
-        @contextlib.asynccontextmanager
-        async def lifespan(app: Any) -> AsyncIterator[None]:
-            self._loop = asyncio.get_running_loop()
-            self._started.set()
-
-            async def keep_alive() -> None:
-                while True:
-                    await asyncio.sleep(KEEPALIVE)
-                    self._keep_alive()
-
-            ticker = asyncio.create_task(keep_alive())
-            yield
-            ticker.cancel()
-            self._end_pages()
 
         async def page(request: Request) -> Response:
             lang = (self.language if self.language in LANGUAGES
@@ -336,73 +249,29 @@ class BroadcastServer:
             Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
         ]
         hosts = HostCheck(self.host, self.host_names)
-        return Starlette(routes=routes, lifespan=lifespan,
+        return Starlette(routes=routes, lifespan=self.lifespan,
                          middleware=[Middleware(Guard, hosts=hosts)])
 
 
-class Events:
-    """``GET /api/events`` as a plain ASGI app (see the module docstring); streams are capped
-    in all and per client address (503 over a cap)."""
+class Events(StreamFront):
+    """``GET /api/events`` as a plain ASGI app (see the module docstring); ``HEAD`` and the
+    stream caps: serving.py's :class:`~controller.web.serving.StreamFront`."""
 
-    HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"),
-               (b"cache-control", b"no-store"), (b"x-accel-buffering", b"no")]
+    server: BroadcastServer
 
-    def __init__(self, server: BroadcastServer) -> None:
-        self.server = server
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope.get("method") == "HEAD":
-            await send({"type": "http.response.start", "status": 200, "headers": self.HEADERS})
-            await send({"type": "http.response.body", "body": b""})
-            return
-        address = client_address(scope)
-        streams = self.server.connections
-        if not streams.open_stream(address):
-            body = b'{"error":"too many event streams: try again later"}'
-            await send({"type": "http.response.start", "status": 503, "headers": [
-                (b"content-type", b"application/json"), (b"retry-after", b"5"),
-                (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]})
-            await send({"type": "http.response.body", "body": body})
-            return
-        try:
-            await self._stream(receive, send)
-        finally:
-            streams.close_stream(address)
-
-    async def _stream(self, receive: Any, send: Any) -> None:
+    async def stream(self, scope: Any, receive: Any, send: Any) -> None:
         server = self.server
         page = Page()
         page.offer(RESYNC)
         server.pages.add(page)
 
-        async def watch() -> None:  # the page went away: end the stream
-            while (await receive())["type"] != "http.disconnect":
-                pass
-            page.offer(None)
+        def add(frames: list[bytes], data: bytes) -> None:
+            if data == RESYNC:
+                frames[:] = [server.snapshot()]  # the whole club: the backlog is moot
+            else:
+                frames.append(data)
 
-        watcher = asyncio.create_task(watch())
         try:
-            await send({"type": "http.response.start", "status": 200, "headers": self.HEADERS})
-            await send({"type": "http.response.body", "body": b"retry: 1000\n\n",
-                        "more_body": True})
-            queue = page.queue
-            while True:
-                data = await queue.get()
-                chunks: list[bytes] = []
-                while data is not None:
-                    if data == RESYNC:
-                        chunks = [server.snapshot()]  # the whole club: the backlog is moot
-                    else:
-                        chunks.append(data)
-                    if queue.empty():
-                        break
-                    data = queue.get_nowait()
-                if chunks:
-                    await send({"type": "http.response.body", "body": b"".join(chunks),
-                                "more_body": True})
-                if data is None:
-                    break
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
+            await self.relay(page.queue, lambda: page.offer(None), add, receive, send)
         finally:
-            watcher.cancel()
             server.pages.discard(page)

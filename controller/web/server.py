@@ -49,12 +49,10 @@ is the same in each language the table speaks, for the page to show in its own.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import socket
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
@@ -77,12 +75,12 @@ from controller.web.pairing import Pairing, Who, refusal_body, seat_refusal
 from controller.web.remote import COOKIE as REMOTE_COOKIE
 from controller.web.remote import RemotePlayers, remote_routes
 from controller.web.reviews import REVIEW_BUDGET, Reviews, review_routes
-from controller.web.transport import Connections, Limits, client_address, protocol_class
+from controller.web.serving import Serving, StreamFront
+from controller.web.transport import Connections, Limits
 from engine.errors import DvonnError
 
 STATIC = Path(__file__).resolve().parent / "static"
 COOKIE = "dvonn_session_{port}"  # cookies ignore ports: one name per server
-KEEPALIVE = 15.0  # seconds between SSE comments on a quiet stream
 ANSWER_TIMEOUT = 3.0  # seconds the table has to take a command
 CLICK = "click"
 SHARE = "share"
@@ -141,20 +139,12 @@ def parse_address(text: str, default_host: str = "0.0.0.0") -> tuple[str, int]:
     return host, port
 
 
-def lan_address() -> str | None:
-    """This machine's address on the local network (no packet is sent), if it has one."""
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.connect(("10.254.254.254", 1))
-        addr = str(s.getsockname()[0])
-        if not addr.startswith("127."):
-            return addr
-    return None
-
-
-class WebServer:
+class WebServer(Serving):
     """Serves the view of one table (see the module docstring); ``start()`` runs it in a
-    thread, ``stop()`` ends it (safe twice). The controller is never touched from here:
-    states come through ``hub``, commands go through ``inbox``."""
+    thread, ``stop()`` ends it (safe twice; serving.py). ``bind()`` takes the address
+    beforehand: a command binds before it opens its journal, so a busy port changes no file.
+    The controller is never touched from here: states come through ``hub``, commands go
+    through ``inbox``."""
 
     def __init__(
         self,
@@ -175,10 +165,9 @@ class WebServer:
         review_budget: float = REVIEW_BUDGET,
         language: str = "auto",
     ) -> None:
+        super().__init__(host, port, Connections(limits))
         self.hub = hub
         self.inbox = inbox
-        self.host = host
-        self.port = port
         self.token = token  # the scripts' X-Dvonn-Token, or None
         self.host_names = host_names  # names besides the table's own (--web-host-name)
         self.computer = computer  # the sides the computer plays (a one-seat phone's undo)
@@ -191,101 +180,26 @@ class WebServer:
         self.language = language  # the page's: 'en', 'de', or 'auto' (Accept-Language)
         self.journal: Any = None  # the table's Journal (set when it is open): reviews.py
         self.reviews = Reviews(review_budget)
-        self._server: Any = None
-        self._thread: threading.Thread | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._sock: socket.socket | None = None
-        self._started = threading.Event()
-        self.connections = Connections(limits)  # per-address caps and timers (transport.py)
         self.app = self._build_app()
 
-    # ------------------------------------------------------------------ addresses
-    def urls(self) -> list[str]:
-        """The page's URLs: this machine first, then the local network's address."""
-        hosts = [self.host]
-        if self.host in ("0.0.0.0", "::", ""):
-            hosts = ["127.0.0.1"] + [a for a in (lan_address(),) if a]
-        out = []
-        for h in hosts:
-            shown = f"[{h}]" if ":" in h else h
-            out.append(f"http://{shown}:{self.port}/")
-        return out
-
     # ------------------------------------------------------------------ lifecycle
-    def bind(self) -> None:
-        """Take the address now (DvonnError when it is taken); ``start()`` serves it. A
-        command binds before it opens its journal, so a busy port changes no file."""
-        if self._sock is not None:
-            return
-        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
-        try:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            sock.bind((self.host, self.port))
-            sock.listen(128)
-        except OSError as exc:
-            sock.close()
-            raise DvonnError(Msg("cannot serve on {host}:{port}: {value}",
-                                 host=self.host, port=self.port, value=exc.strerror or exc)
-                             ) from None
-        self._sock = sock
-        self.port = sock.getsockname()[1]
+    def loop_started(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.hub.bind(loop)
 
-    def start(self) -> None:
-        """Bind (DvonnError when the address is taken) and serve in a daemon thread."""
-        import math
+    def keep_alive_streams(self) -> None:
+        self.hub.keep_alive()
 
-        import uvicorn
-
-        self.bind()
-        # No limit_concurrency (a 503 for everyone): the per-address caps and timers of
-        # transport.py; uvicorn's own keep-alive timer only backs up the idle timer.
-        idle = self.connections.limits.idle_timeout
-        config = uvicorn.Config(self.app, log_config=None, log_level="warning",
-                                access_log=False, lifespan="on", timeout_graceful_shutdown=2,
-                                timeout_keep_alive=max(1, math.ceil(idle)),
-                                http=protocol_class(self.connections),
-                                ws="none")  # no WebSockets: an upgrade would leave the caps
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._serve, name="dvonn-web", daemon=True)
-        self._thread.start()
-        if not self._started.wait(10.0) or self._loop is None or not self._thread.is_alive():
-            self.stop()
-            raise DvonnError(Msg("the web server on {host}:{port} did not start",
-                                 host=self.host, port=self.port))
-
-    def _serve(self) -> None:
-        assert self._server is not None and self._sock is not None
-        try:
-            self._server.run(sockets=[self._sock])
-        finally:
-            self._started.set()
+    def end_streams(self) -> None:
+        self.hub.close()
 
     def stop(self) -> None:
-        """End every event stream, stop the server and wait for its thread (safe twice)."""
-        loop, server = self._loop, self._server
-        if loop is not None and not loop.is_closed():
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(self.hub.close)
-        if server is not None:
-            server.should_exit = True
-        if self._thread is not None:
-            self._thread.join(10.0)
-            self._thread = None
-        if self._sock is not None:
-            self._sock.close()
-            self._sock = None
+        """End every event stream, stop the server and wait for its thread, then refuse
+        the waiting commands and close the devices and reviews (safe twice)."""
+        super().stop()
         if self.inbox is not None:
             self.inbox.refuse_all(Msg("the table is shutting down"))
         self.pairing.close()  # the devices' last-seen times
         self.reviews.close()
-
-    def __enter__(self) -> WebServer:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     # ------------------------------------------------------------------ the app
     @property
@@ -324,22 +238,6 @@ class WebServer:
         from starlette.staticfiles import StaticFiles
 
         hub = self.hub
-
-        @contextlib.asynccontextmanager
-        async def lifespan(app: Any) -> AsyncIterator[None]:
-            self._loop = asyncio.get_running_loop()
-            hub.bind(self._loop)
-            self._started.set()
-
-            async def keep_alive() -> None:
-                while True:
-                    await asyncio.sleep(KEEPALIVE)
-                    hub.keep_alive()
-
-            ticker = asyncio.create_task(keep_alive())
-            yield
-            ticker.cancel()
-            hub.close()
 
         def info(sender: Who | None) -> dict[str, Any]:
             return {"virtual": self.virtual, "camera": self.camera is not None,
@@ -475,7 +373,7 @@ class WebServer:
         from starlette.middleware import Middleware
 
         hosts = HostCheck(self.host, self.host_names)  # which Host names are this table's
-        app = Starlette(routes=routes, lifespan=lifespan,
+        app = Starlette(routes=routes, lifespan=self.lifespan,
                         middleware=[Middleware(Guard, hosts=hosts)])  # guard.py
         return app
 
@@ -495,72 +393,22 @@ async def answer_of(future: Future[dict[str, Any]]) -> dict[str, Any] | None:
     return None
 
 
-class EventStream:
+class EventStream(StreamFront):
     """``GET /api/events`` as a plain ASGI app (no per-message framework layers: it is the
     path every state takes to every page). The whole current state first, then each new one;
-    states queued while the page was slow go out together in one write, in order.
+    states queued while the page was slow go out together in one write, in order. ``HEAD``
+    and the stream caps: serving.py's :class:`~controller.web.serving.StreamFront`."""
 
-    ``HEAD`` gets the headers only and ends. Streams are capped in all and per client address
-    (:class:`~controller.web.transport.Limits`): one over a cap is answered 503 at once (the
-    page tries again a second later)."""
+    server: WebServer
 
-    HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"),
-               (b"cache-control", b"no-store"), (b"x-accel-buffering", b"no")]
-
-    def __init__(self, server: WebServer) -> None:
-        self.server = server
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope.get("method") == "HEAD":
-            await send({"type": "http.response.start", "status": 200, "headers": self.HEADERS})
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
-            return
-        address = client_address(scope)
-        streams = self.server.connections
-        if not streams.open_stream(address):
-            body = b'{"error":"too many event streams: try again later"}'
-            await send({"type": "http.response.start", "status": 503, "headers": [
-                (b"content-type", b"application/json"), (b"retry-after", b"5"),
-                (b"content-length", str(len(body)).encode()), (b"cache-control", b"no-store")]})
-            await send({"type": "http.response.body", "body": body, "more_body": False})
-            return
-        try:
-            await self._stream(scope, receive, send)
-        finally:
-            streams.close_stream(address)
-
-    async def _stream(self, scope: Any, receive: Any, send: Any) -> None:
+    async def stream(self, scope: Any, receive: Any, send: Any) -> None:
         from starlette.requests import Request
 
         hub = self.server.hub
         paired = self.server.paired(Request(scope))
         sub = hub.subscribe(paired)
-
-        async def watch() -> None:  # the page went away: end the stream
-            while (await receive())["type"] != "http.disconnect":
-                pass
-            sub.offer(None)
-
-        watcher = asyncio.create_task(watch())
         try:
-            await send({"type": "http.response.start", "status": 200, "headers": self.HEADERS})
-            await send({"type": "http.response.body", "body": b"retry: 1000\n\n",
-                        "more_body": True})
-            queue = sub.queue
-            while True:
-                msg = await queue.get()
-                frames = []
-                while msg is not None:
-                    frames.append(msg.sse(paired))
-                    if queue.empty():
-                        break
-                    msg = queue.get_nowait()
-                if frames:
-                    await send({"type": "http.response.body", "body": b"".join(frames),
-                                "more_body": True})
-                if msg is None:
-                    break
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
+            await self.relay(sub.queue, lambda: sub.offer(None),
+                             lambda frames, msg: frames.append(msg.sse(paired)), receive, send)
         finally:
-            watcher.cancel()
             hub.unsubscribe(sub)

@@ -8,11 +8,7 @@ import json
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from controller.remote.publisher import StatePublisher
 from controller.remote.url import parse_url
@@ -25,17 +21,6 @@ from tests.remote.broker import Broker
 
 TABLES = 8
 WAIT = 60.0  # seconds: eight games in one process on a slow machine (never a timing check)
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Broker]:
-    folder = tmp_path / "broker"
-    folder.mkdir()
-    b = Broker(folder)
-    try:
-        yield b
-    finally:
-        b.stop()
 
 
 def page_tables(browser: Any) -> dict[str, dict[str, Any]]:
