@@ -8,16 +8,18 @@ and is what tests and the fast demo call; :meth:`Runner.run` loops with the real
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from controller.i18n import _, localize
+from controller.table.heightcheck import HeightCheck
 from controller.table.renderer import Renderer
 from controller.table.session import TableController
 from controller.table.view import BoardView
 from engine.diagram import cell_label
 from engine.game import Game
 from hardware.clock import Clock
-from hardware.events import SensorEvent
+from hardware.events import SensorEvent, SnapshotEvent
 
 
 class Source(Protocol):
@@ -46,12 +48,15 @@ class Drain:
 class PlacementTeacher:
     """Wraps a camera source (``learn(cell, colour)``, ``poll``, ``close``): each placement the
     controller commits is a labelled example (the piece just put down, seen in the frame that
-    proved it), taught to the colour model."""
+    proved it), taught to the colour model. When the camera can read its last frame again
+    (``reread(heights)``), a board that has fitted nothing for a while is read again with each
+    legal move's heights (controller.table.heightcheck)."""
 
     def __init__(self, camera: Any, controller: TableController) -> None:
         self.camera = camera
         self.controller = controller
         self._taught = controller.game.ply
+        self.heights = HeightCheck(controller) if hasattr(camera, "reread") else None
 
     def poll(self, timeout: float = 0.0) -> list[SensorEvent]:
         game = self.controller.game
@@ -60,7 +65,11 @@ class PlacementTeacher:
             assert cell is not None
             self.camera.learn(cell, game.stack(cell))
         self._taught = game.ply
-        return list(self.camera.poll(timeout))
+        events = list(self.camera.poll(timeout))
+        if self.heights is None:
+            return events
+        return [replace(e, cells=self.heights.reading(e.t, e.cells, self.camera.reread))
+                if isinstance(e, SnapshotEvent) else e for e in events]
 
     def close(self) -> None:
         self.camera.close()
@@ -138,6 +147,8 @@ class Runner:
         self.strip.set_labels(stack_labels(self.controller.game))
         if hasattr(self.strip, "caption"):
             self.strip.caption = caption(self.controller.game, view)
+        if hasattr(self.strip, "status_label"):
+            self.strip.status_label = _("status")  # the word before the status LEDs' bar
         self.strip.set_cells(self.renderer.render(view, now))
         status_leds = getattr(getattr(self.strip, "layout", None), "status_leds", 0)
         if status_leds == 2:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -66,6 +67,19 @@ class CameraSensor:
     def last_frame(self) -> np.ndarray | None:
         """The last frame read (what ``play --record`` stores of a camera), or None."""
         return self._last_frame
+
+    def reread(self, heights: Sequence[int]) -> str | None:
+        """The last frame read again with other ``heights`` (a candidate move's), by a copy of
+        the reader: this sensor's own reader and colour model do not change. None when there
+        is no usable frame."""
+        if self._last_frame is None or self.last_reading is None or self.last_reading.pose is None:
+            return None
+        shared = self.reader.detector  # (OpenCV's detector cannot be copied; it keeps nothing)
+        probe = copy.deepcopy(self.reader, {id(shared): shared})
+        try:
+            return probe.read(self._last_frame, list(heights)).snapshot
+        except BoardNotFoundError:
+            return None
 
     def learn(self, cell: int, colour: str) -> bool:
         """Teach the colour model that ``cell`` shows ``colour`` in the last frame read (the

@@ -34,3 +34,26 @@ def test_board_never_seen_reads_all_unreadable() -> None:
     assert "board not found" in sensor.last_error
     sensor.close()
     sensor.close()
+
+
+def test_reread_reads_the_last_frame_again_and_changes_nothing(rendered) -> None:
+    """``reread(heights)`` reads the frame just read with other heights, by a copy of the
+    reader: the next frames read as they would have without it."""
+    frame, truth, scene = rendered(80)
+    heights = heights_of(scene.stacks)
+
+    def sensor() -> CameraSensor:
+        return CameraSensor(SyntheticSource(lambda i: frame if i < 3 else None), BoardReader(),
+                            FakeClock(0.0), lambda: heights)
+
+    plain, probed = sensor(), sensor()
+    assert probed.reread(heights) is None  # no frame yet
+    first = probed.poll()
+    assert plain.poll() == first
+    assert probed.reread(heights) == truth.snapshot
+    model = probed.reader.model.__dict__.copy()
+    empty = probed.reread([0] * 49)
+    assert empty is not None and len(empty) == 49
+    assert probed.reader.model.__dict__.keys() == model.keys()
+    for _ in range(2):
+        assert probed.poll() == plain.poll()

@@ -1,0 +1,127 @@
+"""A board that fits nothing is read again with each move's heights (the camera's parallax:
+a stack that grew lies over the cells behind it until the reader knows it is taller)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from table_helpers import PLACEMENT, Feeder, board, edit
+
+from controller.runner import PlacementTeacher
+from controller.table.heightcheck import fits, heights_after
+from controller.table.session import TableController
+from engine.game import Game
+from engine.geometry import CELL_NAMES
+from engine.move import Move
+from hardware.events import SnapshotEvent
+
+
+def moving_table() -> tuple[Feeder, Game]:
+    feeder = Feeder(colours=True)
+    game = Game()
+    for name in PLACEMENT:
+        game.push(Move.parse(name))
+        feeder.read(board(game, colours=True))
+    assert feeder.ctl.actions == PLACEMENT
+    return feeder, game
+
+
+class Camera:
+    """A camera whose frame reads ``seen`` with the committed heights, and ``truth`` when read
+    again with the heights in ``shows`` (a list of height lists)."""
+
+    def __init__(self, ctl: TableController, seen: str, truth: str,
+                 shows: list[list[int]]) -> None:
+        self.ctl, self.seen, self.truth, self.shows = ctl, seen, truth, shows
+        self.t = 0.0
+        self.rereads = 0
+
+    def poll(self, timeout: float = 0.0) -> list[SnapshotEvent]:
+        heights = self.ctl.heights()
+        return [SnapshotEvent(self.t, self.truth if heights in self.shows else self.seen)]
+
+    def reread(self, heights: Sequence[int]) -> str | None:
+        self.rereads += 1
+        return self.truth if list(heights) in self.shows else self.seen
+
+    def learn(self, cell: int, colour: str) -> bool:
+        return True
+
+    def close(self) -> None:
+        pass
+
+
+def run(feeder: Feeder, camera: Camera, seconds: float) -> None:
+    teacher = PlacementTeacher(camera, feeder.ctl)
+    end = feeder.t + seconds
+    while feeder.t < end:
+        camera.t = feeder.t
+        for event in teacher.poll():
+            feeder.ctl.handle(event)
+        feeder.t += 0.1
+        feeder.ctl.advance(feeder.t)
+
+
+def parallax(game: Game, move: Move) -> tuple[str, str]:
+    """The board after ``move`` and what the frame reads with the old heights: the vacated
+    source shows the grown destination's side wall (white)."""
+    after = game.copy()
+    after.push(move)
+    truth = board(after, colours=True)
+    assert move.source is not None
+    return truth, edit(truth, **{CELL_NAMES[move.source]: "w"})
+
+
+def first_move(game: Game, feeder: Feeder) -> Move:
+    for move in game.legal_moves():
+        truth, seen = parallax(game, move)
+        if not game.copy().push(move) and seen != truth:
+            return move
+    raise AssertionError("no move")
+
+
+def test_the_one_move_whose_heights_explain_the_frame_is_committed() -> None:
+    feeder, game = moving_table()
+    move = first_move(game, feeder)
+    truth, seen = parallax(game, move)
+    assert fits(feeder.ctl, truth, move) and not fits(feeder.ctl, seen, move)
+    camera = Camera(feeder.ctl, seen, truth, [heights_after(feeder.ctl, move)])
+    run(feeder, camera, 5.0)
+    assert feeder.ctl.actions == PLACEMENT + [str(move)]
+    # only the moves from or onto a cell that does not read as it stands are read again for
+    assert 0 < camera.rereads < len(game.legal_moves())
+
+
+def test_without_the_second_reading_the_table_waits() -> None:
+    feeder, game = moving_table()
+    move = first_move(game, feeder)
+    truth, seen = parallax(game, move)
+    camera = Camera(feeder.ctl, seen, truth, [])
+    run(feeder, camera, 5.0)
+    assert feeder.ctl.actions == PLACEMENT
+    assert feeder.ctl.explanation.kind in ("mismatch", "wait")
+
+
+def test_two_moves_that_both_explain_the_frame_decide_nothing() -> None:
+    """Two stacks that may land on the same cell: read again with either's heights, the
+    frame reads as that move. The table does not choose; it waits."""
+    feeder, game = moving_table()
+    move, other = next((a, b) for a in game.legal_moves() for b in game.legal_moves()
+                       if a.target == b.target and a.source != b.source
+                       and not a.is_pass and not b.is_pass)
+    truth, seen = parallax(game, move)
+    camera = Camera(feeder.ctl, seen, truth,
+                    [heights_after(feeder.ctl, move), heights_after(feeder.ctl, other)])
+    camera.reread = lambda heights: (  # type: ignore[method-assign]
+        fake_truth(game, feeder.ctl, heights, move, other, seen))
+    assert fits(feeder.ctl, parallax(game, other)[0], other)
+    run(feeder, camera, 5.0)
+    assert feeder.ctl.actions == PLACEMENT
+
+
+def fake_truth(game: Game, ctl: TableController, heights: Sequence[int], a: Move, b: Move,
+               seen: str) -> str:
+    for move in (a, b):
+        if list(heights) == heights_after(ctl, move):
+            return parallax(game, move)[0]
+    return seen
