@@ -20,6 +20,7 @@ from vision.reader import BoardReader, Reading
 from vision.touch import TouchWatch
 
 UNREADABLE = "?" * NUM_CELLS
+HIDDEN = "hidden by a stack"  # vision.classify's reason for a cell behind a taller stack
 
 
 class CameraSensor:
@@ -68,18 +69,22 @@ class CameraSensor:
         """The last frame read (what ``play --record`` stores of a camera), or None."""
         return self._last_frame
 
-    def reread(self, heights: Sequence[int]) -> str | None:
+    def reread(self, heights: Sequence[int]) -> tuple[str, int] | None:
         """The last frame read again with other ``heights`` (a candidate move's), by a copy of
-        the reader: this sensor's own reader and colour model do not change. None when there
-        is no usable frame."""
+        the reader: this sensor's own reader and colour model do not change. The snapshot and
+        the mask of its cells read '?' because a stack in front hides them; None when there is
+        no usable frame."""
         if self._last_frame is None or self.last_reading is None or self.last_reading.pose is None:
             return None
         shared = self.reader.detector  # (OpenCV's detector cannot be copied; it keeps nothing)
         probe = copy.deepcopy(self.reader, {id(shared): shared})
         try:
-            return probe.read(self._last_frame, list(heights)).snapshot
+            reading = probe.read(self._last_frame, list(heights))
         except BoardNotFoundError:
             return None
+        hidden = sum(1 << c for c in range(NUM_CELLS)
+                     if reading.snapshot[c] == "?" and reading.reasons[c] == HIDDEN)
+        return reading.snapshot, hidden
 
     def learn(self, cell: int, colour: str) -> bool:
         """Teach the colour model that ``cell`` shows ``colour`` in the last frame read (the

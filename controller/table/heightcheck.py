@@ -30,7 +30,9 @@ from engine.move import PASS, Move
 STUCK_AFTER = 1.0
 #: Moves a line may grow to before the controller commits its first.
 MAX_LINE = 3
-Reread = Callable[[Sequence[int]], "str | None"]
+#: Reads the last frame again with other heights: (snapshot, mask of the cells read '?' because
+#: a stack in front hides them), or None.
+Reread = Callable[[Sequence[int]], "tuple[str, int] | None"]
 
 
 def _play(game: Game, move: Move) -> int:
@@ -116,7 +118,7 @@ class HeightCheck:
         if self.line and ctl.game.ply != self._ply:
             self.line = ()  # committed (or something else happened): back to the heights
         if self.line:
-            again = reread(heights_after(ctl, *self.line))
+            again = self._read(self.line, reread)
             if again is not None and fits(ctl, again, *self.line):
                 return again
             found = (self._one(self.line, cells, reread) if len(self.line) < MAX_LINE
@@ -133,6 +135,28 @@ class HeightCheck:
             return cells
         self.line, self._ply = found[0], ctl.game.ply
         return found[1]
+
+    def _read(self, line: tuple[Move, ...], reread: Reread) -> str | None:
+        """The frame read again with the heights after ``line``; a cell that reads '?' because
+        a stack in front of it hides it (the line's grown destination) and that the line does
+        not touch reads as it stands: a hidden cell shows nothing, and nothing but a hand, which
+        shows, changes a cell."""
+        got = reread(heights_after(self.ctl, *line))
+        if got is None:
+            return None
+        cells, hidden = got
+        if not hidden:
+            return cells
+        game = self.ctl.game.copy()
+        for move in line:
+            _play(game, move)
+        board = game.snapshot(True)
+        touched = {c for m in line for c in (m.source, m.target)}
+        out = list(cells)
+        for c in iter_cells(hidden):
+            if c not in touched and c not in self.ctl.removals and out[c] == "?":
+                out[c] = board[c]
+        return "".join(out)
 
     def _one(self, line: tuple[Move, ...], cells: str, reread: Reread
              ) -> tuple[tuple[Move, ...], str] | None:
@@ -154,7 +178,7 @@ class HeightCheck:
                     cells[move.target] == board[move.target]:
                 continue
             longer = (*line, move)
-            again = reread(heights_after(self.ctl, *longer))
+            again = self._read(longer, reread)
             if again is not None and fits(self.ctl, again, *longer):
                 found.append((longer, again))
                 if len(found) > 1:

@@ -40,9 +40,9 @@ class Camera:
         heights = self.ctl.heights()
         return [SnapshotEvent(self.t, self.truth if heights in self.shows else self.seen)]
 
-    def reread(self, heights: Sequence[int]) -> str | None:
+    def reread(self, heights: Sequence[int]) -> tuple[str, int] | None:
         self.rereads += 1
-        return self.truth if list(heights) in self.shows else self.seen
+        return (self.truth if list(heights) in self.shows else self.seen), 0
 
     def learn(self, cell: int, colour: str) -> bool:
         return True
@@ -113,7 +113,7 @@ def test_two_moves_that_both_explain_the_frame_decide_nothing() -> None:
     camera = Camera(feeder.ctl, seen, truth,
                     [heights_after(feeder.ctl, move), heights_after(feeder.ctl, other)])
     camera.reread = lambda heights: (  # type: ignore[method-assign]
-        fake_truth(game, feeder.ctl, heights, move, other, seen))
+        fake_truth(game, feeder.ctl, heights, move, other, seen), 0)
     assert fits(feeder.ctl, parallax(game, other)[0], other)
     run(feeder, camera, 5.0)
     assert feeder.ctl.actions == PLACEMENT
@@ -125,3 +125,30 @@ def fake_truth(game: Game, ctl: TableController, heights: Sequence[int], a: Move
         if list(heights) == heights_after(ctl, move):
             return parallax(game, move)[0]
     return seen
+
+
+def test_a_cell_the_grown_stack_hides_reads_as_it_stands() -> None:
+    """Read again with the move's heights, a neighbour behind the grown destination reads '?'
+    "hidden by a stack" (camera game 7: J5 behind I4 after K4I4). Nothing but a hand changes a
+    cell, so it reads as it stands; a '?' for another reason (a hand) stays '?'."""
+    from controller.table.heightcheck import HeightCheck
+    from engine.geometry import NEIGHBOURS
+
+    feeder, game = moving_table()
+    move = first_move(game, feeder)
+    truth, seen = parallax(game, move)
+    assert move.target is not None and move.source is not None
+    behind = next(c for c in NEIGHBOURS[move.target] if c != move.source and truth[c] != ".")
+    veiled = edit(truth, **{CELL_NAMES[behind]: "?"})
+    after = heights_after(feeder.ctl, move)
+    check = HeightCheck(feeder.ctl)
+    for mask, want in ((1 << behind, truth), (0, veiled)):
+        def reread(heights: Sequence[int], mask: int = mask) -> tuple[str, int]:
+            return (veiled, mask) if list(heights) == after else (seen, 0)
+
+        assert check._read((move,), reread) == want
+    camera = Camera(feeder.ctl, seen, truth, [after])
+    camera.reread = lambda heights: (  # type: ignore[method-assign]
+        (veiled, 1 << behind) if list(heights) == after else (seen, 0))
+    run(feeder, camera, 5.0)
+    assert feeder.ctl.actions == PLACEMENT + [str(move)]

@@ -50,10 +50,10 @@ def test_reread_reads_the_last_frame_again_and_changes_nothing(rendered) -> None
     assert probed.reread(heights) is None  # no frame yet
     first = probed.poll()
     assert plain.poll() == first
-    assert probed.reread(heights) == truth.snapshot
+    assert probed.reread(heights) == (truth.snapshot, 0)
     model = probed.reader.model.__dict__.copy()
     empty = probed.reread([0] * 49)
-    assert empty is not None and len(empty) == 49
+    assert empty is not None and len(empty[0]) == 49
     assert probed.reader.model.__dict__.keys() == model.keys()
     for _ in range(2):
         assert probed.poll() == plain.poll()
