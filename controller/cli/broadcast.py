@@ -50,14 +50,15 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
     server.start()
     try:
         urls = server.urls()
-        print(f"broadcast of club {url.path[0]} from {url}: {urls[0]}", flush=True)
+        print(_("broadcast of club {club} from {broker}: {url}").format(
+            club=url.path[0], broker=url, url=urls[0]), flush=True)
         for extra in urls[1:]:
-            print(f"broadcast on the network: {extra}", flush=True)
+            print(_("broadcast on the network: {url}").format(url=extra), flush=True)
         try:
             while True:
                 time.sleep(3600)
         except KeyboardInterrupt:
-            print("stopped", flush=True)
+            print(_("stopped"), flush=True)
     finally:
         server.stop()
     return 0

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.i18n import _, localize
+from controller.i18n import side as side_name
 from controller.table.debounce import Timing
 from controller.table.session import TableController
 from controller.web.bridge import ControlSource, Inbox, Publisher
@@ -121,10 +123,10 @@ class WebView:
         for seat in self.server.remote.seats:
             path = self.server.remote.invitation(seat.side)
             if path and self._out is not None:
-                side = "White" if seat.side == "w" else "Black"
-                print(f"invitation for the remote player of {side}: "
-                      f"{self.server.full_url(path)} (works once: whoever opens it plays "
-                      f"{side}; paired phones show it too)", file=self._out, flush=True)
+                print(_("invitation for the remote player of {side}: {url} (works once: "
+                        "whoever opens it plays {side}; paired phones show it too)").format(
+                            side=localize(side_name(seat.side)),
+                            url=self.server.full_url(path)), file=self._out, flush=True)
 
     def stop(self) -> None:
         """Stop serving (safe twice)."""
@@ -203,11 +205,12 @@ def run_virtual_table(opts: VirtualOptions, out: TextIO = sys.stdout,
         if ready is not None:
             ready(web)
         if ctl.resumed:
-            print(f"resuming game {ctl.game_id} at ply {ctl.game.ply}", file=out, flush=True)
+            print(_("resuming game {id} at ply {ply}").format(id=ctl.game_id, ply=ctl.game.ply),
+                  file=out, flush=True)
         try:
             runner.run(until=until, poll=0.05)
         except KeyboardInterrupt:
-            print("stopped", file=out, flush=True)
+            print(_("stopped"), file=out, flush=True)
     finally:
         table.close()
         web.stop()
