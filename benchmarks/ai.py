@@ -1,4 +1,4 @@
-"""The computer opponent: search speed, levels against greedy/random, PrimaDvonna.
+"""The computer opponent: search speed, levels against greedy/random, other DVONN programs.
 
 Prints plain ``name: value`` lines and match totals (recorded in benchmarks/RESULTS.md).
 
@@ -10,21 +10,31 @@ Prints plain ``name: value`` lines and match totals (recorded in benchmarks/RESU
         --odds 1,2,4,8                            # CodeCup conditions (5 s a game each)
     DVONN_PRIMADVONNA=... python benchmarks/ai.py depth --games 10 --depths 4,5
                                                   # both at the same fixed depth
+    python benchmarks/ai.py program --cmd '/path/to/program --seed={seed}' --name NAME \
+        --games 40 [--game-time 5] [--match-time 60]
+                                                  # any program speaking the CodeCup protocol
 
 PrimaDvonna (github maksverver/PrimaDvonna) is not part of this project: build it yourself
-(``make player CFLAGS='-O2 -DZOBRIST -DNDEBUG' LDFLAGS=``) and name the binary. Our engine
-runs as ``dvonn-board engine`` in its own process, exactly as an arbiter would run it.
+(``make player CFLAGS='-O2 -DZOBRIST -DNDEBUG' LDFLAGS=``) and name the binary. Nor is any
+program for ``program``: build it outside the project. Its command line may hold ``{seed}``
+(the game's seed) and ``{time}`` (--game-time); it gets ``Start`` when it plays White, else
+White's first action, then one action a line each way, and ``Quit``. --match-time is the
+thinking time a game the match allows each side (+2 s grace) before it counts as hung: raise
+it for a program that thinks longer than --game-time. Our engine runs as ``dvonn-board
+engine --game-time 5`` (times the --odds) in its own process, exactly as an arbiter runs it.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import shlex
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -91,7 +101,7 @@ def bench_levels(games: int, seed: int, levels: Sequence[int]) -> None:
                   flush=True)
             start = time.perf_counter()
             run_match(f"ai:{lv.number}", opponent, games=games, seed=seed, move_time=1.0,
-                      out=_Totals())
+                      out=cast(TextIO, _Totals()))
             print(f"  ({time.perf_counter() - start:.0f} s)", flush=True)
 
 
@@ -108,22 +118,55 @@ class _Totals:
         sys.stdout.flush()
 
 
-def bench_primadvonna(binary: str, games: int, odds: Sequence[float], seed: int,
-                      game_time: float) -> None:
+class _Named:
+    """A text sink that shows the players' names instead of their command lines (the spec,
+    and the name the match gives a ``cmd:`` player, any seed)."""
+
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names: list[tuple[re.Pattern[str], str]] = []
+        for spec, name in names.items():
+            argv = shlex.split(spec[4:])
+            shown = f"cmd:{Path(argv[0]).name} {' '.join(argv[1:])}".strip()
+            seeded = re.escape(shown).replace(re.escape("{seed}"), r"\d+")
+            self.names.append((re.compile(f"{re.escape(spec)}|{seeded}"), name))
+
+    def write(self, text: str) -> int:
+        for pattern, name in self.names:
+            text = pattern.sub(name, text)
+        sys.stdout.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        sys.stdout.flush()
+
+
+def bench_program(command: str, name: str, games: int, odds: Sequence[float], seed: int,
+                  game_time: float, match_time: float | None = None) -> None:
+    """Our engine at ``game_time`` x each factor of ``odds`` a game against a CodeCup
+    program (``command``, with ``{seed}`` and ``{time}``), colours alternating."""
     engine = shlex.join([sys.executable, "-m", "controller.cli", "engine"])
     print(f"# our search: {accel.backend()} ({accel.WHY})", flush=True)
+    theirs = "cmd:" + command.replace("{time}", f"{game_time:g}")
     for factor in odds:
         ours = game_time * factor
-        print(f"# dvonn-board engine {ours:g} s/game vs PrimaDvonna {game_time:g} s/game, "
-              f"{games} games", flush=True)
-        # Each side gets its own time limit: ours by --game-time, PrimaDvonna's --time.
+        limit = match_time or max(ours, game_time)
+        print(f"# dvonn-board engine {ours:g} s/game vs {name} ({theirs[4:]}), {games} games, "
+              f"match limit {limit:g} s/game each", flush=True)
+        # Each side keeps its own time: ours by --game-time, the program by its arguments.
         a = f"cmd:{engine} --game-time {ours:g} --seed {{seed}} --quiet"
-        b = f"cmd:{shlex.quote(binary)} --time={game_time:g} --seed={{seed}}"
+        start = time.perf_counter()
         try:
-            run_match(a, b, games=games, game_time=max(ours, game_time), seed=seed,
-                      out=sys.stdout)
-        except PlayerError as exc:  # e.g. PrimaDvonna overrunning a tiny budget: say so, go on
+            run_match(a, theirs, games=games, game_time=limit, seed=seed,
+                      out=cast(TextIO, _Named({a: "dvonn-board", theirs: name})))
+        except PlayerError as exc:  # e.g. a program overrunning its time: say so, go on
             print(f"aborted: {exc}", flush=True)
+        print(f"  ({time.perf_counter() - start:.0f} s)", flush=True)
+
+
+def bench_primadvonna(binary: str, games: int, odds: Sequence[float], seed: int,
+                      game_time: float) -> None:
+    bench_program(f"{shlex.quote(binary)} --time={{time}} --seed={{seed}}", "PrimaDvonna",
+                  games, odds, seed, game_time)
 
 
 def bench_depth(binary: str, games: int, depths: Sequence[int], seed: int) -> None:
@@ -174,7 +217,8 @@ def bench_depth(binary: str, games: int, depths: Sequence[int], seed: int) -> No
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("part", choices=("speed", "strength", "levels", "primadvonna", "depth"))
+    parser.add_argument("part", choices=("speed", "strength", "levels", "primadvonna", "depth",
+                                         "program"))
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=1.0, help="speed: search time")
@@ -183,17 +227,29 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "compiled core when built, unless DVONN_ENGINE=python)")
     parser.add_argument("--move-time", type=float, default=0.2, help="strength: s a move")
     parser.add_argument("--levels", default="1,2,3,4,5,6", help="levels: which")
-    parser.add_argument("--odds", default="1", help="primadvonna: our time factors")
+    parser.add_argument("--odds", default="1", help="primadvonna, program: our time factors")
     parser.add_argument("--depths", default="4,5", help="depth: fixed search depths")
     parser.add_argument("--game-time", type=float, default=5.0,
-                        help="primadvonna: its seconds a game (CodeCup: 5)")
+                        help="primadvonna, program: seconds a game (CodeCup: 5)")
+    parser.add_argument("--cmd", help="program: its command line ({seed}, {time})")
+    parser.add_argument("--name", default="program", help="program: its name in the output")
+    parser.add_argument("--match-time", type=float, default=None,
+                        help="program: the match's limit on each side's seconds a game")
     args = parser.parse_args(argv)
+    odds = [float(x) for x in args.odds.split(",")]
     if args.part == "speed":
         bench_speed(args.seconds, args.backends.split(","))
     elif args.part == "strength":
         bench_strength(args.games, args.move_time, args.seed)
     elif args.part == "levels":
         bench_levels(args.games, args.seed, [int(x) for x in args.levels.split(",")])
+    elif args.part == "program":
+        if not args.cmd:
+            print("program: name the program's command with --cmd '/path/to/program "
+                  "--seed={seed}' (built outside this project)")
+            return 0
+        bench_program(args.cmd, args.name, args.games, odds, args.seed, args.game_time,
+                      args.match_time)
     else:
         binary = os.environ.get("DVONN_PRIMADVONNA")
         if not binary:
@@ -204,8 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             bench_depth(binary, args.games, [int(x) for x in args.depths.split(",")],
                         args.seed)
         else:
-            bench_primadvonna(binary, args.games, [float(x) for x in args.odds.split(",")],
-                              args.seed, args.game_time)
+            bench_primadvonna(binary, args.games, odds, args.seed, args.game_time)
     return 0
 
 

@@ -76,12 +76,12 @@ class Engine:
 
     def limits(self, game: Game) -> Limits:
         """The budget of the next move: the level's nodes and/or the time control's share."""
-        seconds = self.time.budget(game)
+        soft, seconds = self.time.plan(game)
         nodes = self.level.nodes
         if seconds is not None and seconds <= PANIC:
             # Out of time: one ply, itself bounded by a small share of the reserve.
             return Limits(depth=1, nodes=nodes, time=self.time.panic_budget(game))
-        return Limits(nodes=nodes, time=seconds)
+        return Limits(nodes=nodes, time=seconds, soft=soft)
 
     def choose(self, game: Game) -> Move:
         """The action for the side to act (the game must not be over); charges its time."""

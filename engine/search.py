@@ -57,11 +57,17 @@ class _Stop(Exception):
 
 @dataclass(frozen=True)
 class Limits:
-    """A search budget: any of nodes, seconds, depth (None = no limit on that one)."""
+    """A search budget: any of nodes, seconds, depth (None = no limit on that one).
+
+    ``time`` is the deadline; ``soft`` (seconds, at most ``time``) is when no new iteration of
+    the deepening starts any more (default: half of ``time``, as the next iteration usually
+    costs several times the last).
+    """
 
     nodes: int | None = None
     time: float | None = None
     depth: int | None = None
+    soft: float | None = None
 
     def __post_init__(self) -> None:
         if self.nodes is None and self.time is None and self.depth is None:
@@ -72,6 +78,8 @@ class Limits:
             raise ValueError(f"time limit must be >= 0 seconds, got {self.time}")
         if self.depth is not None and self.depth < 1:
             raise ValueError(f"depth limit must be >= 1, got {self.depth}")
+        if self.soft is not None and not (self.time is not None and 0 <= self.soft):
+            raise ValueError(f"a soft time limit needs a time limit and >= 0, got {self.soft}")
 
 
 @dataclass(frozen=True)
@@ -258,8 +266,9 @@ class Searcher:
             if limits.time is not None and depth >= 2:
                 # The next iteration usually costs several times this one: do not start what
                 # cannot finish.
-                spent = self.clock() - start
-                if spent > limits.time * 0.5:
+                soft = limits.time * 0.5 if limits.soft is None else min(limits.soft,
+                                                                         limits.time)
+                if self.clock() - start > soft:
                     break
             depth += 1
         return SearchResult(best_move, best_score, best_pv, done_depth, self.nodes,

@@ -19,6 +19,12 @@ Clock = Callable[[], float]
 PLACING_SHARE = 0.2
 #: Below this many seconds a move gets a fixed-depth answer instead of a timed search.
 PANIC = 0.02
+#: With a game budget, a move's search may run to HARD times its share (never past half of
+#: what is left) and starts no new iteration after SOFT times its share; what a move leaves
+#: unused goes to the next ones. (Against PrimaDvonna, HARD 2 / SOFT 0.6 and every other
+#: split of the time measured scored no better: benchmarks/RESULTS.md, issue 25.)
+HARD = 1.0
+SOFT = 0.5
 
 
 class TimeControl:
@@ -68,6 +74,22 @@ class TimeControl:
         if per_move is not None:
             share = min(share, per_move)
         return max(share, 0.0)
+
+    def plan(self, game: Game) -> tuple[float | None, float | None]:
+        """(soft, hard) seconds for the next move: no new iteration after ``soft``, a stop at
+        ``hard`` (None, None: no time limit). Without a game budget: half the move time, and
+        the move time."""
+        share = self.budget(game)
+        if share is None:
+            return None, None
+        if self.game_time is None or share <= PANIC:
+            return share * 0.5, share
+        avail = self.game_time - self.used - self.reserve
+        hard = min(share * HARD, avail * 0.5)
+        if self.move_time is not None:
+            hard = min(hard, self.move_time)
+        hard = max(hard, share)
+        return min(share * SOFT, hard), hard
 
     @staticmethod
     def moves_left(game: Game) -> float:

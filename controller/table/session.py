@@ -107,9 +107,10 @@ class TableController:
             else:
                 self.game_id = journal.new_game(white=players[0], black=players[1], source=source)
         self.stable: str | None = None
-        #: per cell, the time of the stable reading since which it reads empty (inf: it does
-        #: not): what emptied first happened first (controller.table.catchup, ``since``)
+        #: per cell, the first frame since which it reads empty (inf: it does not; ``emptied``:
+        #: times a second reading found, table.heightcheck): what emptied first came first
         self._since: list[float] = [_INF] * 49
+        self.emptied: dict[int, float] = {}
         self.removals: dict[int, str] = {}
         self._tall: dict[int, int] = {}  # the height of each stack cut off when it was
         # the removals as they were before each action of the game (for take-backs)
@@ -219,7 +220,7 @@ class TableController:
         for c, ch in enumerate(snap):
             if ch == ".":
                 if since[c] == _INF:
-                    since[c] = t
+                    since[c] = min(t, self.debouncer.seen_since(c), self.emptied.get(c, t))
             elif ch != "?":
                 since[c] = _INF
         searched = self.search_count

@@ -152,3 +152,95 @@ def test_a_cell_the_grown_stack_hides_reads_as_it_stands() -> None:
         (veiled, 1 << behind) if list(heights) == after else (seen, 0))
     run(feeder, camera, 5.0)
     assert feeder.ctl.actions == PLACEMENT + [str(move)]
+
+
+class Flicker(Camera):
+    """Frame k reads the vacated source '?' every other frame (a tall stack's old place that
+    never settles), and read again with the move's heights, '?' every third frame."""
+
+    def __init__(self, *args: object, source: int) -> None:
+        super().__init__(*args)  # type: ignore[arg-type]
+        self.source, self.frame = source, 0
+
+    def _veil(self, cells: str, every: int) -> str:
+        if self.frame % every:
+            return cells
+        return cells[:self.source] + "?" + cells[self.source + 1:]
+
+    def poll(self, timeout: float = 0.0) -> list[SnapshotEvent]:
+        self.frame += 1
+        heights = self.ctl.heights()
+        cells = self.truth if heights in self.shows else self._veil(self.seen, 2)
+        return [SnapshotEvent(self.t, cells)]
+
+    def reread(self, heights: Sequence[int]) -> tuple[str, int] | None:
+        self.rereads += 1
+        if list(heights) in self.shows:
+            return self._veil(self.truth, 3), 0
+        return self._veil(self.seen, 2), 0
+
+
+def test_a_source_that_flickers_between_a_piece_and_unknown_still_gets_the_move() -> None:
+    """Camera game 20: E4, vacated by a stack of three, read '?' and '.' by turns, so no two
+    frames read the same; and read again with the move's heights it still flickered, which
+    dropped the move before the controller could commit it. A '?' shows nothing: the wait
+    counts from the last frame that showed something new, and the move is kept while the
+    frames do not contradict it."""
+    feeder, game = moving_table()
+    move = first_move(game, feeder)
+    assert move.source is not None
+    truth, seen = parallax(game, move)
+    camera = Flicker(feeder.ctl, seen, truth, [heights_after(feeder.ctl, move)],
+                     source=move.source)
+    run(feeder, camera, 6.0)
+    assert feeder.ctl.actions == PLACEMENT + [str(move)]
+
+
+def test_a_frame_with_a_hand_over_the_board_is_not_read_again() -> None:
+    """Cells under a hand read '?' and fit anything: a frame with many of them is no evidence
+    for one move over another, so the check waits for a frame without the hand."""
+    from controller.table.heightcheck import MAX_UNKNOWN
+
+    feeder, game = moving_table()
+    move = first_move(game, feeder)
+    truth, seen = parallax(game, move)
+    hand = [c for c in range(49) if seen[c] != "." and c not in (move.source, move.target)]
+    covered = "".join("?" if c in hand[:MAX_UNKNOWN + 1] else ch for c, ch in enumerate(seen))
+    camera = Camera(feeder.ctl, covered, truth, [heights_after(feeder.ctl, move)])
+    run(feeder, camera, 5.0)
+    assert camera.rereads == 0 and feeder.ctl.actions == PLACEMENT
+
+
+def test_a_cell_counts_as_emptied_from_the_frame_it_first_read_empty() -> None:
+    """The order the cells emptied in decides between explanations that end on the same
+    board (camera game 4: F2E2, pass, G3G2 recorded as G3G2, pass, F2E2 when both cells
+    settled in one snapshot). A cell counts from the frame it first read empty, not from
+    when a flicker let it settle."""
+    feeder, game = moving_table()
+    move = next(m for m in game.legal_moves() if not m.is_pass)
+    assert move.source is not None
+    name = CELL_NAMES[move.source]
+    start = board(game, colours=True)
+    first = feeder.t
+    feeder.read(edit(start, **{name: "."}), hold=0.3)
+    feeder.read(edit(start, **{name: "?"}), hold=0.3)
+    feeder.read(edit(start, **{name: "."}), hold=1.0)
+    assert feeder.ctl._since[move.source] == first
+
+
+def test_a_source_read_again_as_empty_dates_from_the_frame_its_reading_changed() -> None:
+    """The second reading finds the move a second or more after the stack left; the source
+    has read the grown stack's side since the frame the stack left it, so that is when it
+    emptied for the controller (the order cells emptied in decides between explanations that
+    end on the same board)."""
+    feeder, game = moving_table()
+    move = first_move(game, feeder)
+    assert move.source is not None
+    truth = parallax(game, move)[0]
+    # the grown stack's side over the vacated cell reads as the colour the stack did not have
+    seen = edit(truth, **{CELL_NAMES[move.source]: "b"})
+    camera = Camera(feeder.ctl, seen, truth, [heights_after(feeder.ctl, move)])
+    left = feeder.t
+    run(feeder, camera, 5.0)
+    assert feeder.ctl.actions == PLACEMENT + [str(move)]
+    assert feeder.ctl._since[move.source] == left  # not the second reading's time (>= 1 s on)

@@ -266,3 +266,47 @@ def test_time_control_shares_out_the_game_budget() -> None:
     assert 0 < tc.panic_budget(Game()) <= PANIC
     with pytest.raises(ValueError, match="game time"):
         TimeControl(game_time=0)
+
+
+def test_a_move_may_finish_an_iteration_past_its_share_but_never_the_budget() -> None:
+    """plan(): no new iteration after the soft limit; the deadline is a multiple of the
+    move's share, never more than half of what is left of the game budget."""
+    from engine.timecontrol import HARD, SOFT, TimeControl
+
+    assert TimeControl(move_time=0.2).plan(Game()) == (0.1, 0.2)
+    assert TimeControl().plan(Game()) == (None, None)
+    position = random_position(17)
+    for used in (0.0, 2.0, 4.0, 4.6):
+        tc = TimeControl(game_time=5.0, used=used)
+        share = tc.budget(position)
+        soft, hard = tc.plan(position)
+        assert share is not None and soft is not None and hard is not None
+        avail = 5.0 - used - tc.reserve
+        assert soft <= hard <= max(share, avail * 0.5) + 1e-9
+        assert hard == pytest.approx(max(share, min(share * HARD, avail * 0.5)))
+        assert soft == pytest.approx(min(share * SOFT, hard))
+    capped = TimeControl(game_time=100.0, move_time=0.3)
+    assert capped.plan(position)[1] == pytest.approx(0.3)
+
+
+def test_no_iteration_starts_after_the_soft_limit() -> None:
+    """A clock that advances 0.01 s a reading: with a soft limit the deepening stops at the
+    first iteration that ends past it, well before the deadline; the deadline alone lets it
+    go deeper."""
+    def run(soft: float | None) -> int:
+        now = [0.0]
+
+        def clock() -> float:
+            now[0] += 0.01
+            return now[0]
+
+        result = Searcher(clock=clock, accelerated=False).search(
+            random_position(17), Limits(time=50.0, soft=soft, depth=4))
+        return result.depth
+
+    assert run(0.0) == 2  # the first check comes after depth 2
+    assert run(None) == 4
+    with pytest.raises(ValueError, match="soft"):
+        Limits(depth=3, soft=1.0)
+    with pytest.raises(ValueError, match="soft"):
+        Limits(time=1.0, soft=-1.0)
