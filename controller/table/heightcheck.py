@@ -36,7 +36,6 @@ from engine.move import PASS, Move
 STUCK_AFTER = 1.0
 #: Moves a line may grow to before the controller commits its first.
 MAX_LINE = 3
-_NEVER = float("inf")
 #: A frame with more cells read '?' than this (a hand over the board) is not tried.
 MAX_UNKNOWN = 4
 #: Reads the last frame again with other heights: (snapshot, mask of the cells read '?' because
@@ -103,7 +102,7 @@ class HeightCheck:
         self._changed = False  # a cell showed something new since stuck() last looked
         self._since = 0.0
         self._ply_start = 0.0  # when the board began to be watched at this ply
-        self._next_try = 0.0
+        self._tried = False  # read again since a cell last showed something new
         self._fitted = 0.0  # when the line last fitted a frame
         self.line: tuple[Move, ...] = ()  # the moves whose heights the frames are read with
 
@@ -119,8 +118,7 @@ class HeightCheck:
         if self._changed or ctl.game.ply != self._at_ply:
             self._changed = False
             self._at_ply = ctl.game.ply
-            self._since = t
-            self._next_try = t + STUCK_AFTER
+            self._since, self._tried = t, False
         if ctl.game.placing or ctl.game.is_over() or e is None:
             return False
         if e.kind not in (MISMATCH, WAIT) and not ctl.expected.diff(cells) and not any(
@@ -179,9 +177,9 @@ class HeightCheck:
                 return again  # a flicker or a hand on the line's cells: keep the line
             self.line = ()
             ctl.emptied.clear()
-        if not self.stuck(t, cells) or t < self._next_try or cells.count("?") > MAX_UNKNOWN:
+        if not self.stuck(t, cells) or self._tried or cells.count("?") > MAX_UNKNOWN:
             return cells
-        self._next_try = _NEVER  # until a cell shows something new
+        self._tried = True
         found = self._one((), cells, reread)
         if found is None:
             return cells
