@@ -20,14 +20,19 @@ then keeps the placements in the order the camera saw them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 
-from controller.table.catchup import Decision, Hypothesis
+from controller.table.catchup import Hypothesis
+from controller.table.decision import Decision
 from engine.game import Game
-from engine.geometry import NEIGHBOUR_MASKS, iter_cells, spread
+from engine.geometry import NEIGHBOUR_MASKS, NUM_CELLS, iter_cells, spread
 from engine.move import Move
 
+_INF = float("inf")
+#: Seconds between two players' placements at the least (seed 397 of the camera sessions:
+#: the hand placing F1 hid E2 0.1 s before F1; camera game 25: 1.4 s out of turn).
+TURN = 1.0
 #: Seconds a hand must stay over a prompted cell (a hand passing over it is not an answer).
 HOLD = 0.4
 #: Seconds a lone unreadable cell must stay so before it counts as a new piece: an empty
@@ -58,6 +63,10 @@ class CameraEvidence:
         self._hid = 0  # the cells the hand hid
         self._touched = 0  # the stacks seen moved before the hand came
         self.answer = 0  # where a hand said the action not committed yet landed
+        #: per cell, since when it reads other than empty ('?' too) without a break
+        self.filled = [_INF] * NUM_CELLS
+        self._shown = 0  # cells the stable board showed a top on since the last commit
+        self._settled = ""
 
     def reset(self) -> None:
         """A new game: nothing followed any more."""
@@ -103,6 +112,14 @@ class CameraEvidence:
         the reading, ``settled`` the stable board. When a hand that came over or beside a
         watched cell has gone from every watched cell and its neighbours, the cell it
         answered (if any) is kept as that action's landing (:meth:`keep`)."""
+        filled = self.filled
+        for c, ch in enumerate(board):
+            if ch == ".":
+                filled[c] = _INF
+            elif filled[c] == _INF:
+                filled[c] = t
+        self._settled = settled
+        self._shown |= sum(1 << c for c, ch in enumerate(settled) if ch in "wbr")
         if not self._held:
             if not watch & _near(hidden):
                 return
@@ -165,6 +182,22 @@ class CameraEvidence:
         self.answer = 0
         self._held.clear()
         self._under = self._odd = self._hid = 0
+        self._shown = 0
+
+    def out_of_turn(self, game: Game, d: Decision) -> bool:
+        """Whether several placements must wait: a cell that showed a top since the last
+        commit reads empty again, and the pieces the camera did see began to fill in another
+        order than the turns (camera benchmark game 25: White's piece on G4 showed black, was
+        swapped, and the white one read '.'; J4, placed after Black's F5, would have been
+        committed as White's piece before F5). Only then: a piece read late, with nothing gone,
+        is no sign of one missed (camera game 30)."""
+        cells = [m.target for m in d.moves if m.source is None and m.target is not None]
+        if d.kind != "commit" or len(cells) < 2 or len(cells) != len(d.moves):
+            return False
+        gone = self._shown & ~game.occupied & ~sum(1 << c for c in cells)
+        if not any(self._settled[c] == "." for c in iter_cells(gone)):
+            return False
+        return _out_of_turn(game, cells, self.filled)
 
 
 def unsettled(game: Game, d: Decision, pending: int, hidden: int = 0,
@@ -192,6 +225,21 @@ def unsettled(game: Game, d: Decision, pending: int, hidden: int = 0,
     if first.source is None:
         return bool(pending & ~game.occupied)
     return bool(pending & game.destinations(first.source))
+
+
+def _out_of_turn(game: Game, cells: list[int], filled: Sequence[float]) -> bool:
+    """Whether placements on ``cells`` (in the order played from ``game``) of different
+    colours began to fill in another order (by more than ``TURN``: a hand hides the cells
+    round the one it acts on at once)."""
+    pieces = []
+    for c in cells:
+        pieces.append(game.piece_to_place())
+        game.push(Move.place(c))
+    for _ in cells:
+        game.pop()
+    n = len(cells)
+    return any(filled[cells[i]] > filled[cells[j]] + TURN and pieces[i] != pieces[j]
+               for i in range(n) for j in range(i + 1, n))
 
 
 def in_order(game: Game, d: Decision, seen: Callable[[int], float]) -> Decision:

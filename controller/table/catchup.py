@@ -14,7 +14,7 @@ when nothing forward explains the snapshot (a forward explanation always wins).
 
 The search is bounded by plies and by positions visited (nodes), never by the clock: the
 same log gives the same game on any machine, however loaded. A search cut by its node bound
-has not seen every explanation, so :func:`decide` commits nothing from it (``truncated``).
+has not seen every explanation, so ``decision.decide`` commits nothing from it (``truncated``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from engine.game import Game
-from engine.geometry import NUM_CELLS, iter_cells, spread
+from engine.geometry import NUM_CELLS, iter_cells
 from engine.move import PASS, Move
 
 EMPTY = "."
@@ -53,9 +53,12 @@ class Hypothesis:
     to act then held in the air (None: nothing in the hand). ``key`` identifies the resulting
     position and record (hash, ply, cut-off cells still to go, the stacks cut off);
     ``certain`` is False when a cell whose reading the sequence changes is unreadable now
-    (then it must not be committed). ``ordered`` is False when the sequence disagrees with
-    the order in which cells were seen to empty (a later move's source, or a stack cut off
-    and taken away, seen empty before the source of the move that made it possible)."""
+    (then it must not be committed), unless a later move of the other side, on cells read
+    now, shows that action finished (camera game 7: J5 behind a grown stack moved to J4,
+    which kept its colour, and Black's next move followed). ``ordered`` is False when the
+    sequence disagrees with the order in which cells were seen to empty (a later move's
+    source, or a stack cut off and taken away, seen empty before the source of the move that
+    made it possible)."""
 
     back: int
     moves: tuple[Move, ...]
@@ -120,7 +123,7 @@ class _Search:
     def __init__(self, game: Game, removals: Mapping[int, str],
                  history: Sequence[Mapping[int, str]], reading: _Reading, limits: Limits,
                  hidden: int = 0, first: int | None = None, nodes: int | None = None,
-                 since: Sequence[float] | None = None) -> None:
+                 since: Sequence[float] | None = None, unseen: bool = False) -> None:
         self.g = game.copy()
         self.first = first
         self.removals = dict(removals)
@@ -143,6 +146,8 @@ class _Search:
         self.back = 0
         self.root = game.snapshot(bool(reading.colour))
         self.hidden = (~reading.readable | hidden) & ((1 << NUM_CELLS) - 1)
+        #: stacks on unreadable cells may be sources too (they are never seen empty)
+        self.unseen = ~reading.readable & ((1 << NUM_CELLS) - 1) if unseen else 0
 
     # -- the checks ---------------------------------------------------------------------------
     def _fits(self, removals: dict[int, str], lifted: int | None) -> bool:
@@ -174,15 +179,32 @@ class _Search:
         if hidden:
             stacks = self.g.stacks()
             colours = bool(self.r.colour)
+            changed = 0
             for c in iter_cells(hidden):
                 s = stacks[c]
                 now = (s[-1] if colours else "x") if s else EMPTY
                 if now != self.root[c]:
-                    certain = False
-                    break
+                    changed |= 1 << c
+            certain = not changed or self._proven(changed)
         key = (self.g.zobrist, self.g.ply, rm, hash(tuple(self.cut)))
         self.out.append(Hypothesis(self.back, tuple(self.moves), lifted, key, certain,
                                    self._ordered(lifted)))
+
+    def _proven(self, changed: int) -> bool:
+        """Whether the last move acting on a ``changed`` cell (or cutting one off) is followed
+        by a move of the other side whose cells are read now: that action is finished."""
+        cut = 0
+        for c, src in self.cut_by:
+            if (changed >> c) & 1:
+                cut |= 1 << src
+        last, mover = -1, 0
+        turn = self.g.ply - len(self.moves)  # the ply of the first move (it alternates)
+        for i, m in enumerate(self.moves):
+            if not m.is_pass and (cells_of(m) & changed or m.source is not None
+                                  and (cut >> m.source) & 1):
+                last, mover = i, (turn + i) & 1
+        return any(not m.is_pass and (turn + i) & 1 != mover and not cells_of(m) & self.hidden
+                   for i, m in enumerate(self.moves[last + 1:], last + 1))
 
     def _ordered(self, lifted: int | None) -> bool:
         """Whether the sources of the moves (then the stack in the hand) were seen to empty in
@@ -193,7 +215,7 @@ class _Search:
             return True
         last = float("-inf")
         for m in self.moves:
-            if m.source is not None:
+            if m.source is not None and (self.r.empty >> m.source) & 1:  # (else unseen)
                 if since[m.source] < last:
                     return False
                 last = since[m.source]
@@ -237,11 +259,11 @@ class _Search:
         sources = 0
         moves: list[Move] = []
         if not placing:
-            sources = r.empty & occ
+            sources = (r.empty | self.unseen) & occ
             if self.first is not None and not self.moves and not self.back:
                 sources &= 1 << self.first
             if self.strict and self.order and sources:
-                sources &= self._after(self.order[-1])
+                sources &= self._after(self.order[-1]) | self.unseen
             if sources:
                 moves = g.moves_from(sources)
         if not missing:
@@ -319,7 +341,8 @@ class _Search:
             passes += 1
         self.moves.append(move)
         self.moves.extend([PASS] * passes)
-        ordered = self.since is not None and move.source is not None
+        ordered = (self.since is not None and move.source is not None
+                   and bool((self.r.empty >> move.source) & 1))
         if ordered:
             assert self.since is not None and move.source is not None
             self.order.append(self.since[move.source])
@@ -377,6 +400,7 @@ def search(
     extra: int = 0,
     nodes: int | None = None,
     since: Sequence[float] | None = None,
+    unseen: bool = False,
 ) -> Result:
     """Every bounded action sequence from ``game`` whose board agrees with ``snap``.
 
@@ -390,13 +414,14 @@ def search(
     at most that many positions (what is left of a snapshot's budget; ``limits.nodes`` caps
     it). ``since``: per cell, when it was first seen empty in the readings that led here
     (infinity: not empty); sequences that disagree with that order are not ``ordered``, and
-    the search goes deeper for ordered ones. Forward sequences come first; take-backs only
-    when none fits.
+    the search goes deeper for ordered ones. ``unseen``: stacks on cells that read '?' may
+    have moved too (never certain). Forward sequences come first; take-backs only when none
+    fits.
     """
     limits = limits or Limits()
     start = time.perf_counter()
     s = _Search(game, removals or {}, history, _Reading(snap, polarity), limits, hidden, first,
-                nodes, since)
+                nodes, since, unseen)
     best: list[Hypothesis] = []
     level_done = False
     if since is not None:  # first only the sequences in the order the cells emptied in
@@ -445,150 +470,6 @@ def _levels(s: _Search, max_depth: int, extra: int) -> tuple[list[Hypothesis], b
     return best, False
 
 
-@dataclass(frozen=True)
-class Decision:
-    """What the controller should do with a search result.
-
-    ``kind``: 'idle' (nothing happened), 'commit' (take back ``back`` actions and play
-    ``moves``: certain), 'lifted' (a stack of the side to act is in the hand: ``source``),
-    'choose' (sequences that differ: ``choice`` are the cells that tell them apart, the
-    targets of their first differing action; ``source`` its common source if any), 'wait'
-    (an explanation touches an unreadable cell) or 'none' (nothing explains the board, or the
-    search was cut short by its node bound: then it is not known what else would).
-    """
-
-    kind: str
-    back: int = 0
-    moves: tuple[Move, ...] = ()
-    source: int | None = None
-    choice: int = 0
-    options: tuple[Hypothesis, ...] = ()
-    by_source: bool = False  # 'choose': the cells are the sources (the targets are the same)
-
-
-def _first_difference(pool: Sequence[Hypothesis]) -> int:
-    """Index of the first action on which the sequences of ``pool`` (same ``back``) differ."""
-    i = 0
-    while True:
-        seen = {h.moves[i] if i < len(h.moves) else None for h in pool}
-        if len(seen) != 1 or None in seen:
-            return i
-        i += 1
-
-
-def decide(result: Result, *, pick: int | None = None, slack: int = 0,
-           picks: Sequence[int] = ()) -> Decision:
-    """Turn hypotheses into one decision: commit only what every explanation agrees on.
-
-    ``pick``: a cell the players pointed at (gesture, next/confirm) among the cells that tell
-    the sequences apart; it keeps the sequences whose first differing action lands there.
-    When every first action lands on the same cell but they start from different stacks
-    (a blackout, then everything cut off: the board cannot tell), the cells that tell them
-    apart are the sources (``by_source``), and a pick keeps the sequences starting there.
-    ``picks``: the cells pointed at so far for this prompt, one per stage, in order.
-    ``slack``: explanations with up to that many more actions than the fewest still count
-    (while a prompt is unanswered, a cut-off stack taken away and the next player's lift
-    read the same).
-    """
-    hyps = result.hypotheses
-    if not hyps or result.truncated and not result.level_done:
-        return Decision("none")  # a search cut short may miss explanations: no guess
-    cut = result.truncated  # only the longer sequences are missing: prompt, never commit
-    none = Decision("none")
-    back = min(h.back for h in hyps)
-    hyps = [h for h in hyps if h.back == back]
-    # what was seen to empty first happened first: sequences out of that order only count
-    # when nothing else explains the board, and never rewrite the record: a take-back is the
-    # undo button or a board that only a take-back explains (hall seed 420: a stack knocked
-    # read as two moves taken back and another that cut off stacks gone long before)
-    ordered = [h for h in hyps if h.ordered]
-    if back and not ordered:
-        return Decision("none")
-    hyps = ordered or hyps
-    if back == 0 and any(h.complete and not h.moves for h in hyps):
-        return Decision("idle")
-    # the fewest actions explain it best (a stack in the hand counts as one): a cut-off stack
-    # taken away reads like a stack lifted, and is not also a move of the opponent
-    cost = min(h.cost for h in hyps)
-    hyps = [h for h in hyps if h.cost <= cost + slack]
-    complete = [h for h in hyps if h.complete]
-    pool = complete or hyps
-    lifts = [h for h in hyps if not h.moves and h.lifted is not None and h.certain]
-    wait = Decision("wait", source=lifts[0].lifted if lifts else None)
-    certain = all(h.certain for h in pool)
-    if len({(h.key, h.lifted) for h in pool}) == 1:
-        if not certain:
-            return wait
-        h = pool[0]
-        if not h.moves and h.lifted is not None:
-            if h.back:
-                return none if cut else Decision("commit", back=h.back)
-            return Decision("lifted", source=h.lifted)
-        return none if cut else Decision("commit", back=h.back, moves=h.moves)
-    i = _first_difference(pool)
-    if i > 0 or back:
-        if not certain:
-            return wait
-        return none if cut else Decision("commit", back=back, moves=pool[0].moves[:i])
-    firsts = {h.moves[0] if h.moves else None for h in pool}
-    choice = 0
-    sources = set()
-    for m in firsts:
-        if m is not None and m.target is not None:
-            choice |= 1 << m.target
-            sources.add(m.source)
-    by_source = (None not in firsts and not choice & (choice - 1) and len(sources) > 1
-                 and None not in sources)
-    if by_source:
-        choice = sum(1 << c for c in sources if c is not None)
-    chain = list(picks) if picks else ([] if pick is None else [pick])
-    if chain and (choice >> chain[0]) & 1:
-        p = chain[0]
-        kept = [h for h in pool if h.moves and
-                (h.moves[0].source if by_source else h.moves[0].target) == p]
-        if cut and len({h.moves[0] for h in kept}) == 1:
-            # the players chose the first action: that one is theirs, what follows it is not
-            # known to be all there
-            if not all(h.certain for h in kept):
-                return wait
-            return Decision("commit", moves=kept[0].moves[:1])
-        return decide(Result(kept, result.nodes, result.truncated, result.seconds,
-                             result.level_done), picks=chain[1:])
-    if None in firsts:  # a lifted stack still in the air versus a landing: wait for it
-        lifts = [h for h in pool if not h.moves]
-        return Decision("lifted", source=lifts[0].lifted, choice=choice, options=tuple(pool))
-    source = sources.pop() if len(sources) == 1 else None
-    return Decision("choose", source=source, choice=choice, options=tuple(pool),
-                    by_source=by_source)
-
-
-def lands(d: Decision, cell: int, by_source: bool) -> bool:
-    """Whether the first move a commit plays starts (``by_source``) or lands on ``cell``."""
-    first = next((m for m in d.moves if not m.is_pass), None)
-    if d.back or first is None:
-        return False
-    return (first.source if by_source else first.target) == cell
-
-
-def touches(game: Game, d: Decision, cells: int) -> bool:
-    """Whether a commit changes a stack at or next to one of ``cells`` (a commit is held back
-    while such a cell is not settled: a sleeve or a hand over it can read like a piece, and
-    what it read must not become a move or rewrite one)."""
-    if d.kind != "commit" or not cells:
-        return False
-    g = game.copy()
-    changed = 0  # the cells of the moves taken back or made, and the stacks they cut off
-    for _ in range(d.back):
-        while g.move_stack and g.move_stack[-1] == PASS:
-            g.pop()
-        if g.move_stack:
-            changed |= g.last_removed | _cells_of(g.move_stack[-1])
-            g.pop()
-    for move in d.moves:
-        changed |= g.push(move) | _cells_of(move)
-    return bool((changed | spread(changed)) & cells)
-
-
-def _cells_of(move: Move) -> int:
+def cells_of(move: Move) -> int:
     """The cells a move or placement acts on."""
     return sum(1 << c for c in (move.source, move.target) if c is not None)

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller.table.catchup import Limits, Result, decide, search
+from controller.table.catchup import Limits, Result, search
+from controller.table.decision import decide
 from controller.table.expected import Expected
 from engine.game import Game
 from engine.move import Move

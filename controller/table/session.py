@@ -17,8 +17,9 @@ from typing import Any
 from controller.i18n import Msg, status_line
 from controller.table import guide
 from controller.table.camera import CameraEvidence, in_order, phantoms, unsettled
-from controller.table.catchup import Decision, Limits, Result, decide, lands, search, touches
+from controller.table.catchup import Limits, Result, search
 from controller.table.debounce import Debouncer, Timing
+from controller.table.decision import Decision, decide, lands, touches
 from controller.table.expected import Expected, empty_mask, has_colours, strip_colours
 from controller.table.inference import IDLE, LIFTED, MISMATCH, WAIT, Explanation
 from controller.table.journaling import JournalLike, unfinished
@@ -235,15 +236,15 @@ class TableController:
                                    time.process_time() - cpu))
         self._emit(t)
 
-    def _search(self, snap: str, hidden: int = 0) -> Result:
+    def _search(self, snap: str, hidden: int = 0, unseen: bool = False) -> Result:
         """The catch-up search from the committed game. What was seen before is evidence
         too: once a stack of the side to act was seen lifted, the game goes on with a move of
         that stack (not another move that cut it off) while the readings allow it."""
         e = self.explanation
         first = e.source if e.kind == LIFTED and not self.game.placing else None
-        result = self._run(snap, hidden, first)
+        result = self._run(snap, hidden, first, unseen)
         if first is not None and not result.hypotheses:
-            result = self._run(snap, hidden, None)
+            result = self._run(snap, hidden, None, unseen)
         return result
 
     @property
@@ -252,11 +253,11 @@ class TableController:
         then reads like that player's lift, so one action more still counts."""
         return 1 if self.explanation.kind == LIFTED and self.explanation.choice else 0
 
-    def _run(self, snap: str, hidden: int, first: int | None) -> Result:
+    def _run(self, snap: str, hidden: int, first: int | None, unseen: bool) -> Result:
         result = search(self.game, snap, removals=self.removals, history=self._history,
                         polarity=self.polarity if self.check_polarity else None,
                         limits=self.limits, hidden=hidden, first=first, extra=self._slack,
-                        nodes=self._budget, since=self._since)
+                        nodes=self._budget, since=self._since, unseen=unseen)
         if self.sight.answer:  # where a hand said the action landed
             result.hypotheses = self.sight.keep(result.hypotheses)
         self._budget -= result.nodes
@@ -343,12 +344,14 @@ class TableController:
                         d, answered, e.by_source):
                     d = Decision("wait")  # the board as read disputes the players' answer
             if hidden and d.kind in ("none", "commit"):
-                # cells a hand covers now keep their last reading; what they may hide must not
-                # be able to change the decision: no mismatch, and no commit it would dispute
+                # cells a hand covers now keep their last reading; what they may hide (a stack
+                # gone too) must not be able to change the decision: no mismatch, and no commit
+                # it would dispute; what only the unseen cells explain, and a later move of the
+                # other side proves finished, is committed (camera game 7)
                 covered = "".join("?" if (hidden >> c) & 1 else ch for c, ch in enumerate(snap))
-                d2 = decide(self._search(covered, hidden), slack=slack, picks=self._picks)
+                d2 = decide(self._search(covered, hidden, True), slack=slack, picks=self._picks)
                 if d.kind == "none" and d2.kind != "none":
-                    d = Decision("wait")
+                    d = d2 if d2.kind == "commit" else Decision("wait")
                 elif d.kind == "commit" and (d2.kind, d2.back, d2.moves) != (
                         d.kind, d.back, d.moves):
                     d = Decision("wait", source=d2.source)
@@ -378,8 +381,8 @@ class TableController:
             pending, seen = self.debouncer.pending, self.debouncer.seen_since
             d = in_order(self.game, d, seen) if self.colours else d
             near = (pending | self.debouncer.covered(self._t, HAND_PATIENCE)) & ~named
-            if self.colours and (touches(self.game, d, near)
-                                 or unsettled(self.game, d, pending, hidden, seen)):
+            if self.colours and (touches(self.game, d, near) or unsettled(
+                    self.game, d, pending, hidden, seen) or self.sight.out_of_turn(self.game, d)):
                 d = Decision("wait")
                 self._resume = True  # a hand that stays: look again at each reading
             if self._cut and d.kind != "commit":
@@ -527,13 +530,9 @@ class TableController:
         """Take back the last action (and the forced passes after it); the table must follow."""
         if not self.game.move_stack:
             return False
-        while self.game.move_stack and self.game.move_stack[-1] == PASS:
-            self._pop()
-        if self.game.move_stack:
-            self._pop()
+        self._take_back(1)
         self.removals = {}
         self.blocked = True
-        self._set(Explanation(IDLE))
         self.message = Msg("undone: restore the board")
         self._auto_pass()
         self._infer()

@@ -155,6 +155,32 @@ def test_placements_wait_for_an_earlier_piece_the_camera_cannot_name() -> None:
     assert cam.ctl.actions[-3:] == ["C4", "C5", "F1"]
 
 
+@pytest.mark.parametrize("swapped", [True, False])
+def test_placements_seen_out_of_turn_wait_for_the_piece_the_camera_missed(
+        swapped: bool) -> None:
+    """White puts a black piece on G4 by mistake and swaps it for a white one that reads '.'
+    (missed); Black's piece shows, then White's next one. The two the camera saw came in the
+    other order than the turns, and a top it showed is gone: a piece came before them
+    unseen, so they are never recorded as White's then Black's (camera benchmark game 25).
+    With nothing gone (a piece read late) the order of the turns stands (camera game 30)."""
+    cam, g = placing_camera(["F3", "D3", "E3", "A1"])  # White next
+    empty = board(g, True)
+    g4, c5, f1 = parse_cell("G4"), parse_cell("C5"), parse_cell("F1")
+    if swapped:
+        cam.frames(at(empty, g4, "b"), 1.5)  # the wrong piece, shown as a mismatch
+        cam.frames(hide(empty, 1 << g4), 0.6)  # the swap: the white piece is missed
+    else:
+        cam.frames(hide(empty, 1 << f1), 0.6)  # White's hand on F1: its piece read late
+    cam.frames(empty, 1.0)
+    black = at(empty, c5, "b")
+    cam.frames(black, 2.0)
+    cam.frames(at(black, f1, "w"), 3.0)
+    if swapped:
+        assert cam.ctl.actions[-1] == "A1"  # waiting: neither F1 C5 nor anything else
+    else:
+        assert cam.ctl.actions[-2:] == ["F1", "C5"]
+
+
 def test_a_later_flicker_does_not_hold_up_placements() -> None:
     """A '?' that began after the pieces were seen is a hand or a flicker: the chain goes on."""
     cam, g = placing_camera(["F3", "D3", "E3"])  # Black next
@@ -219,7 +245,7 @@ def test_a_commit_waits_while_another_landing_cell_still_settles() -> None:
     """A hand leaves the source first: the commit waits until every other cell the stack
     could have landed on has settled (camera benchmark game 10: I1K3 for I1I3)."""
     from controller.table.camera import unsettled
-    from controller.table.catchup import Decision
+    from controller.table.decision import Decision
     from engine.move import Move
 
     g, found = first(_two_adjacent_same_colour)

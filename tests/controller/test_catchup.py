@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator
 import pytest
 from table_helpers import PLACEMENT, Feeder, board, edit, playouts
 
-from controller.table.catchup import Limits, decide, search
+from controller.table.catchup import Limits, search
+from controller.table.decision import decide
 from controller.table.expected import Expected
 from controller.table.inference import LIFTED, MISMATCH, explain
 from controller.table.session import TableController

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from table_helpers import PLACEMENT, Feeder, board, edit, playouts, replay_from
 
-from controller.table.catchup import Limits, decide, search
+from controller.table.catchup import Limits, search
+from controller.table.decision import decide
 from engine.game import Game
 from engine.geometry import CELL_NAMES, iter_cells, parse_cell
 from engine.move import Move

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from table_helpers import PLACEMENT, Feeder, board, edit, replay_from
 
-from controller.table.catchup import decide, search
+from controller.table.catchup import search
+from controller.table.decision import decide
 from engine.game import Game
 from engine.geometry import CELL_NAMES, iter_cells
 from engine.move import Move

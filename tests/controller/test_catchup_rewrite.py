@@ -10,7 +10,7 @@ from table_helpers import replay_from
 
 from controller.sim.physical import Meanness, generate
 from controller.sim.scoring import replay_events, same
-from controller.table.catchup import Decision, touches
+from controller.table.decision import Decision, touches
 from engine.game import Game
 from engine.geometry import mask_of
 from engine.move import Move

@@ -1,0 +1,96 @@
+"""A stack moved from a cell the camera cannot see (camera game 7: J5, behind a grown stack,
+moved onto J4, which kept its colour): never committed on its own, committed once a move of
+the other side on cells the camera reads shows it finished, never guessed between two."""
+
+from __future__ import annotations
+
+from test_catchup import at, first, same_colour_targets
+
+from controller.table.catchup import search
+from controller.table.decision import decide
+from engine.game import Game
+from engine.geometry import iter_cells, spread
+from engine.move import PASS, Move
+
+
+def _unseen_move(g: Game) -> tuple[Move, Move] | None:
+    """A move of the side to act onto its only target that keeps its top colour, and a reply
+    of the other side away from both cells (nothing cut off by either)."""
+    for s in iter_cells(g.movable()):
+        same = same_colour_targets(g, s)
+        if len(same) != 1:
+            continue
+        m1 = Move.step(s, same[0])
+        after = g.copy()
+        if after.push(m1) or after.must_pass():
+            continue
+        near = spread((1 << s) | (1 << same[0])) | (1 << s) | (1 << same[0])
+        for m2 in after.legal_moves():
+            if m2.is_pass or (1 << m2.source) & near or (1 << m2.target) & near:
+                continue
+            if not after.copy().push(m2):
+                return m1, m2
+    return None
+
+
+def _case() -> tuple[Game, Move, Move]:
+    g, found = first(_unseen_move)
+    assert isinstance(found, tuple)
+    return g, found[0], found[1]
+
+
+def _read(g: Game, moves: list[Move], hidden: int) -> str:
+    out = g.copy()
+    for m in moves:
+        out.push(m)
+    snap = out.snapshot(True)
+    for c in iter_cells(hidden):
+        snap = at(snap, c, "?")
+    return snap
+
+
+def test_an_unseen_source_is_proven_by_the_other_sides_next_move() -> None:
+    g, m1, m2 = _case()
+    assert m1.source is not None
+    hidden = 1 << m1.source
+    snap = _read(g, [m1, m2], hidden)
+    # without unseen sources nothing explains the board (a source must be seen empty)
+    assert not search(g, snap, hidden=hidden).hypotheses
+    d = decide(search(g, snap, hidden=hidden, unseen=True))
+    assert d.kind == "commit"
+    assert [m for m in d.moves if m != PASS] == [m1, m2]
+
+
+def test_an_unseen_source_alone_is_never_committed() -> None:
+    g, m1, _ = _case()
+    assert m1.source is not None
+    hidden = 1 << m1.source
+    result = search(g, _read(g, [m1], hidden), hidden=hidden, unseen=True)
+    assert any(list(h.moves[:1]) == [m1] for h in result.hypotheses)
+    assert not all(h.certain for h in result.hypotheses)
+    assert decide(result).kind in ("idle", "wait")
+
+
+def test_a_reply_on_a_hidden_cell_proves_nothing() -> None:
+    g, m1, m2 = _case()
+    assert m1.source is not None and m2.target is not None
+    hidden = (1 << m1.source) | (1 << m2.target)
+    result = search(g, _read(g, [m1, m2], hidden), hidden=hidden, unseen=True)
+    assert decide(result).kind != "commit"
+
+
+def test_a_controller_commits_the_unseen_move_once_the_reply_is_seen() -> None:
+    from table_helpers import Feeder
+
+    g, m1, m2 = _case()
+    assert m1.source is not None
+    f = Feeder(game=g, colours=True)
+    f.read(g.snapshot(True))
+    hidden = 1 << m1.source
+    f.read(_read(g, [], hidden), hold=5.0)  # the cell goes out of sight, the stack still there
+    assert f.ctl.game.ply == g.ply
+    f.read(_read(g, [m1], hidden), hold=2.0)
+    assert f.ctl.game.ply == g.ply  # nothing the camera sees says the move is finished
+    assert f.ctl.explanation.kind != "mismatch"
+    f.read(_read(g, [m1, m2], hidden), hold=2.0)
+    assert [m for m in f.ctl.game.move_stack[len(g.move_stack):] if m != PASS] == [m1, m2]
