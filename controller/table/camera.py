@@ -231,15 +231,21 @@ def _out_of_turn(game: Game, cells: list[int], filled: Sequence[float]) -> bool:
     """Whether placements on ``cells`` (in the order played from ``game``) of different
     colours began to fill in another order (by more than ``TURN``: a hand hides the cells
     round the one it acts on at once)."""
-    pieces = []
-    for c in cells:
-        pieces.append(game.piece_to_place())
-        game.push(Move.place(c))
-    for _ in cells:
-        game.pop()
+    pieces = _pieces(game, cells)
     n = len(cells)
     return any(filled[cells[i]] > filled[cells[j]] + TURN and pieces[i] != pieces[j]
                for i in range(n) for j in range(i + 1, n))
+
+
+def _pieces(game: Game, cells: list[int]) -> list[str]:
+    """The piece each placement on ``cells`` (in order, from ``game``) puts down."""
+    pieces = []
+    for c in cells:
+        pieces.append(game.piece_to_place() or "")
+        game.push(Move.place(c))
+    for _ in cells:
+        game.pop()
+    return pieces
 
 
 def in_order(game: Game, d: Decision, seen: Callable[[int], float]) -> Decision:
@@ -252,13 +258,8 @@ def in_order(game: Game, d: Decision, seen: Callable[[int], float]) -> Decision:
     if d.kind != "commit" or d.back or len(moves) < 2 or any(
             m.source is not None or m.target is None for m in moves):
         return d
-    pieces = []
-    for m in moves:
-        pieces.append(game.piece_to_place())
-        game.push(m)
-    for _ in moves:
-        game.pop()
     targets = [m.target for m in moves if m.target is not None]
+    pieces = _pieces(game, targets)
     for piece in set(pieces):
         at = [i for i, p in enumerate(pieces) if p == piece]
         cells = sorted((targets[i] for i in at), key=lambda c: (seen(c), c))
