@@ -36,8 +36,8 @@ from vision.colour_dist import (
     gate,
     local_empty_dist,
     piece_dists,
-    red_hue,
 )
+from vision.frame_classes import MIN_STD, PRIOR_WEIGHT, black_tint, piece_models
 from vision.measure import (
     Board,
     CellSamples,
@@ -58,11 +58,12 @@ from vision.stats import median, percentile
 DEFAULT_MEANS = {"w": (np.log(0.86), 0.03, -0.04), "b": (np.log(0.22), 0.02, 0.02),
                  "r": (np.log(0.42), 1.25, 0.10)}
 DEFAULT_STDS = {"w": (0.22, 0.06, 0.08), "b": (0.45, 0.12, 0.14), "r": (0.35, 0.30, 0.18)}
-#: Floors of the spreads a frame or the game may learn (noise, light, JPEG).
-MIN_STD = {"w": (0.12, 0.045, 0.055), "b": (0.22, 0.09, 0.11), "r": (0.20, 0.18, 0.13)}
 #: Floor of the empty cells' spread within a frame.
 EMPTY_STD = (0.10, 0.035, 0.04)
-PRIOR_WEIGHT = 8.0
+#: The share of a top's pixels its highlight may clip where the board round it changed all
+#: round (twice a piece's change) before any top of its colour was seen (glossy ivory under a
+#: warm lamp: camera game 25's first white top clips 10 %).
+FIRST_GLOSS = 0.2
 
 
 @dataclass
@@ -93,65 +94,6 @@ class ColourModel:
     #: When a dict, ``classify`` leaves its intermediate figures there (diagnostics).
     debug: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     _sums: dict[str, list[np.ndarray]] = field(default_factory=dict, repr=False)
-
-    # -- the frame's own classes ----------------------------------------------------------
-    def _black_tint(self, m: Measured, occupied: np.ndarray) -> np.ndarray | None:
-        """The chroma this table's black tops share (a black plastic is rarely quite neutral,
-        and its tint is a large ratio on a dark top), from the frame's dark occupied tops
-        that show a disc edge: four at least, most of them alike; None when neutral. Returns
-        (tint, tint, the brightest a tinted black top may be)."""
-        mid = 0.5 * (self.means["w"][0] + self.means["b"][0])
-        # Red tops are dark too (log brightness below the middle): they are not black.
-        dark = occupied & (m.piece[:, 0] < mid) & ~red_hue(m.piece)
-        if dark.sum() < 4:
-            return None
-        x = m.piece[dark, 1:]
-        med = median(x, axis=0)
-        alike = (np.abs(x - med) <= np.array([0.15, 0.15])).all(axis=1)
-        if alike.mean() < 0.6 or np.abs(med).max() <= 0.2:
-            return None
-        return np.append(np.clip(med, -0.6, 0.6), mid)
-
-    def _piece_models(self, m: Measured, occupied: np.ndarray,
-                      black_tint: np.ndarray | None = None
-                      ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-        """Piece centres and spreads sharpened by this frame's occupied tops."""
-        means = {k: v.copy() for k, v in self.means.items()}
-        if black_tint is not None:
-            means["b"][1:] = black_tint[:2]
-        stds = {k: v.copy() for k, v in self.stds.items()}
-        if not occupied.any():
-            return means, stds
-        for _ in range(2):
-            d = piece_dists(m.piece, means, stds)
-            gate(d, m.piece, black_tint)
-            lab = np.argmin(d, axis=1)
-            best = d[np.arange(NUM_CELLS), lab]
-            # Red (three pieces in a game) is not sharpened by one frame; white and black are.
-            for j, k in enumerate(PIECES[:2]):
-                sel = occupied & (lab == j) & (best < self.thresholds.unknown)
-                n = int(sel.sum())
-                if n < 3:
-                    continue
-                x = m.piece[sel]
-                med = median(x, axis=0)
-                mad = 1.4826 * median(np.abs(x - med), axis=0)
-                w = PRIOR_WEIGHT
-                prior = means[k] if k == "b" and black_tint is not None else self.means[k]
-                means[k] = (w * prior + n * med) / (w + n)
-                # The frame may sharpen a class, never widen it beyond the prior.
-                stds[k] = np.clip(1.5 * mad, np.array(MIN_STD[k]), self.stds[k])
-            # Black and white split where this frame's tops split (in log brightness): only
-            # tops that fit a class count (one that fits none is labelled white by argmin: a
-            # hand or a sleeve over three tops dragged white down by 0.6 and two white tops
-            # beside it read '.', camera game 8 frame 1631).
-            fit = occupied & (best < self.thresholds.unknown)
-            if all(int(((lab == j) & fit).sum()) >= 2 for j in (0, 1)):
-                lw = float(median(m.piece[fit & (lab == 0), 0]))
-                lb = float(median(m.piece[fit & (lab == 1), 0]))
-                if lw - lb > 0.8:
-                    means["w"][0], means["b"][0] = max(lw, means["w"][0] - 0.3), lb
-        return means, stds
 
     def _empty_model(self, m: Measured, board: Board, expect_empty: np.ndarray,
                      usable: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
@@ -201,8 +143,9 @@ class ColourModel:
         rim = np.full(NUM_CELLS, np.inf) if s.rim is None else s.rim
         if s.rim_soft is not None:  # a soft edge confirms an expected top
             rim = np.where(occupied, s.rim_soft, rim)
-        tint = self._black_tint(m, occupied & usable & (rim >= th.rim_dark))
-        means, stds = self._piece_models(m, occupied & usable, tint)
+        tint = black_tint(self.means, m, occupied & usable & (rim >= th.rim_dark))
+        means, stds = piece_models(self.means, self.stds, th.unknown, m, occupied & usable,
+                                   tint)
         dp = piece_dists(m.piece, means, stds)
         gate(dp, m.piece, tint)
         nll = dp + np.array([2.0 * float(np.log(stds[k]).sum()) for k in PIECES])[None, :]
@@ -420,22 +363,29 @@ class ColourModel:
                         clearly = d_empty >= max(3.0 * d_piece, 0.015)
                     if self.debug is not None:
                         self.debug.setdefault("outline", {})[c] = (d_piece, d_empty)
-                if (not clearly and still and (moved[c] >= 1.0 or tinted[c]) and piece_ok
+                if (not clearly and still and (moved[c] >= 1.0 or tinted[c] or (
+                        moved[c] >= 0.5 and rim[c] >= max(4.0 * bars[c], 8.0 * print_rim)))
+                        and piece_ok
                         and best <= 0.25 * th.unknown and rim[c] >= 2.0 * bars[c]
                         and pm.spread[c] <= th.flat and (pm.saturated[c] <= gloss[order[0]] or (
-                            k == "w" and (whites_clip or lit[c])))
+                            k == "w" and (whites_clip or lit[c])) or (
+                            moved[c] >= 2.0 and pm.saturated[c] <= FIRST_GLOSS))
                         and not no_print[c] and board.disturbed[c] == 0):
                     # The board round the cell changed since it was last seen empty (or the
                     # colour at its centre left the range it showed then), and what stands
                     # there now is a flat top of a piece's colour with a disc's edge: a new
                     # piece (a printed circle does not change; white on paper or cream).
+                    # Where most of it changed, an edge eight times the print's says so too
+                    # (white on white card: camera game 22's A1 changed 5 rays of 6); where
+                    # all of it changed twice over, a first top may clip a highlight.
                     clearly = True
                 if de[c] <= th.empty and not clearly and no_print[c]:
                     why = "the board's print does not show: something lies over it"
                 elif de[c] <= th.empty and not clearly and not tinted[c]:
                     label = "."
-                elif pm.saturated[c] > th.saturated:
-                    why = "glare"
+                elif pm.saturated[c] > th.saturated and not (
+                        clearly and k == "w" and (whites_clip or lit[c])):
+                    why = "glare"  # (a new white top under a lamp that clips white is not)
                 elif clearly and moved[c] < th.look_same and not tinted[c]:
                     # Seen empty before and unchanged since, all round: no piece was put
                     # there (a board the colour of a piece, on a nearly full board).
