@@ -63,10 +63,10 @@ class CameraEvidence:
         self._hid = 0  # the cells the hand hid
         self._touched = 0  # the stacks seen moved before the hand came
         self.answer = 0  # where a hand said the action not committed yet landed
-        #: per cell, since when it reads other than empty ('?' too) without a break
+        #: per cell, since when it reads other than empty ('?' too) without a break; for a
+        #: top read after the hand over it had left (a piece read late), since that hand came
         self.filled = [_INF] * NUM_CELLS
-        self._shown = 0  # cells the stable board showed a top on since the last commit
-        self._settled = ""
+        self._hand = [_INF] * NUM_CELLS  # since the last commit: when a '?' ended in '.'
 
     def reset(self) -> None:
         """A new game: nothing followed any more."""
@@ -112,14 +112,14 @@ class CameraEvidence:
         the reading, ``settled`` the stable board. When a hand that came over or beside a
         watched cell has gone from every watched cell and its neighbours, the cell it
         answered (if any) is kept as that action's landing (:meth:`keep`)."""
-        filled = self.filled
+        filled, hand = self.filled, self._hand
         for c, ch in enumerate(board):
             if ch == ".":
+                if filled[c] < hand[c]:
+                    hand[c] = filled[c]
                 filled[c] = _INF
             elif filled[c] == _INF:
-                filled[c] = t
-        self._settled = settled
-        self._shown |= sum(1 << c for c, ch in enumerate(settled) if ch in "wbr")
+                filled[c] = min(t, hand[c]) if ch != "?" else t
         if not self._held:
             if not watch & _near(hidden):
                 return
@@ -182,20 +182,18 @@ class CameraEvidence:
         self.answer = 0
         self._held.clear()
         self._under = self._odd = self._hid = 0
-        self._shown = 0
+        self._hand = [_INF] * NUM_CELLS
 
     def out_of_turn(self, game: Game, d: Decision) -> bool:
-        """Whether several placements must wait: a cell that showed a top since the last
-        commit reads empty again, and the pieces the camera did see began to fill in another
-        order than the turns (camera benchmark game 25: White's piece on G4 showed black, was
-        swapped, and the white one read '.'; J4, placed after Black's F5, would have been
-        committed as White's piece before F5). Only then: a piece read late, with nothing gone,
-        is no sign of one missed (camera game 30)."""
+        """Whether several placements must wait: the pieces the camera did see began to fill
+        (the hand came over their cells) in another order than the turns, so a piece the
+        camera never saw came between (camera benchmark game 25: White's piece on G4 read '.',
+        and J4, placed after Black's F5, would have been committed as White's piece before
+        F5; game 37: White's E3 never read, Black's J2 came, then White's G1, committed as
+        White's E3). A piece read late counts from when the hand came over it (camera game
+        30: White's I4 read only after Black's piece; the hand had been there before)."""
         cells = [m.target for m in d.moves if m.source is None and m.target is not None]
         if d.kind != "commit" or len(cells) < 2 or len(cells) != len(d.moves):
-            return False
-        gone = self._shown & ~game.occupied & ~sum(1 << c for c in cells)
-        if not any(self._settled[c] == "." for c in iter_cells(gone)):
             return False
         return _out_of_turn(game, cells, self.filled)
 

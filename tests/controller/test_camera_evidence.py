@@ -155,30 +155,34 @@ def test_placements_wait_for_an_earlier_piece_the_camera_cannot_name() -> None:
     assert cam.ctl.actions[-3:] == ["C4", "C5", "F1"]
 
 
-@pytest.mark.parametrize("swapped", [True, False])
-def test_placements_seen_out_of_turn_wait_for_the_piece_the_camera_missed(
-        swapped: bool) -> None:
-    """White puts a black piece on G4 by mistake and swaps it for a white one that reads '.'
-    (missed); Black's piece shows, then White's next one. The two the camera saw came in the
-    other order than the turns, and a top it showed is gone: a piece came before them
-    unseen, so they are never recorded as White's then Black's (camera benchmark game 25).
-    With nothing gone (a piece read late) the order of the turns stands (camera game 30)."""
+@pytest.mark.parametrize("case", ["swapped", "missed", "late"])
+def test_placements_seen_out_of_turn_wait_for_the_piece_the_camera_missed(case: str) -> None:
+    """The pieces the camera saw began to fill (the hand came over their cells) in another
+    order than the turns: a piece came before them unseen, so they are never recorded as
+    White's then Black's. White's piece swapped for one read '.' (camera benchmark game 25),
+    or put on H2 and never read (game 37: Black's C5 came, then White's F1, recorded as
+    White's missed piece). A piece read late counts from when the hand came over it: the
+    order of the turns stands (camera game 30)."""
     cam, g = placing_camera(["F3", "D3", "E3", "A1"])  # White next
     empty = board(g, True)
-    g4, c5, f1 = parse_cell("G4"), parse_cell("C5"), parse_cell("F1")
-    if swapped:
+    g4, h2, c5, f1 = (parse_cell(x) for x in ("G4", "H2", "C5", "F1"))
+    if case == "swapped":
         cam.frames(at(empty, g4, "b"), 1.5)  # the wrong piece, shown as a mismatch
         cam.frames(hide(empty, 1 << g4), 0.6)  # the swap: the white piece is missed
+    elif case == "missed":
+        cam.frames(hide(empty, 1 << h2), 0.6)  # White's hand on H2: its piece never read
     else:
         cam.frames(hide(empty, 1 << f1), 0.6)  # White's hand on F1: its piece read late
     cam.frames(empty, 1.0)
     black = at(empty, c5, "b")
     cam.frames(black, 2.0)
+    if case == "missed":
+        cam.frames(hide(black, 1 << f1), 0.6)  # White's hand on F1, after Black's piece
     cam.frames(at(black, f1, "w"), 3.0)
-    if swapped:
-        assert cam.ctl.actions[-1] == "A1"  # waiting: neither F1 C5 nor anything else
-    else:
+    if case == "late":
         assert cam.ctl.actions[-2:] == ["F1", "C5"]
+    else:
+        assert cam.ctl.actions[-1] == "A1"  # waiting: neither F1 C5 nor anything else
 
 
 def test_a_later_flicker_does_not_hold_up_placements() -> None:
