@@ -242,7 +242,6 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     CoreObject *self = (CoreObject *)type->tp_alloc(type, 0);
     if (!self) return NULL;
     memset(&self->tt, 0, sizeof(Map));
-    memset(&self->evals, 0, sizeof(Map));
     memset(self->history, 0, sizeof(self->history));
     for (int i = 0; i < MAX_DEPTH + 2; i++) self->killers[i][0] = self->killers[i][1] = NONE_MOVE;
     return (PyObject *)self;
@@ -250,13 +249,11 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
 
 static void Core_dealloc(CoreObject *self) {
     map_clear(&self->tt);
-    map_clear(&self->evals);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static PyObject *Core_reset(CoreObject *self, PyObject *unused) {
     map_clear(&self->tt);
-    map_clear(&self->evals);
     memset(self->history, 0, sizeof(self->history));
     Py_RETURN_NONE;
 }
@@ -266,13 +263,8 @@ static PyObject *Core_clear_tt(CoreObject *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
-static PyObject *Core_clear_evals(CoreObject *self, PyObject *unused) {
-    map_clear(&self->evals);
-    Py_RETURN_NONE;
-}
-
-static PyObject *Core_sizes(CoreObject *self, PyObject *unused) {
-    return Py_BuildValue("(nn)", (Py_ssize_t)self->tt.count, (Py_ssize_t)self->evals.count);
+static PyObject *Core_tt_len(CoreObject *self, PyObject *unused) {
+    return PyLong_FromSsize_t((Py_ssize_t)self->tt.count);
 }
 
 static PyObject *Core_new_search(CoreObject *self, PyObject *unused) {
@@ -297,7 +289,7 @@ static PyObject *Core_history(CoreObject *self, PyObject *unused) {
 }
 
 /* root(pos, moves, depth, (node_limit, check_at, check_every, deadline, last_check, clock,
- *      use_tt, use_pvs, use_ordering, noise, salt, max_entries, lmr), nodes)
+ *      use_tt, use_pvs, use_ordering, noise, salt, max_entries, lmr, lmr2, lmr2_depth), nodes)
  * -> (stopped, best, best_move, [(move, value), ...], nodes, check_at, last_check)
  * One iteration of Searcher._root. */
 static PyObject *Core_root(CoreObject *self, PyObject *args) {
@@ -309,12 +301,15 @@ static PyObject *Core_root(CoreObject *self, PyObject *args) {
     memset(&x, 0, sizeof(Ctx));
     long long node_limit, check_at, check_every, noise, max_entries;
     unsigned long long salt;
-    int use_tt, use_pvs, use_ordering, lmr;
-    if (!PyArg_ParseTuple(params, "LLLddOpppLKLi", &node_limit, &check_at, &check_every,
+    int use_tt, use_pvs, use_ordering, lmr, lmr2, lmr2_depth;
+    if (!PyArg_ParseTuple(params, "LLLddOpppLKLiii", &node_limit, &check_at, &check_every,
                           &x.deadline, &x.last_check, &x.clock, &use_tt, &use_pvs,
-                          &use_ordering, &noise, &salt, &max_entries, &lmr))
+                          &use_ordering, &noise, &salt, &max_entries, &lmr, &lmr2,
+                          &lmr2_depth))
         return NULL;
     x.lmr = lmr < 0 ? 0 : lmr;
+    x.lmr2 = lmr2 < 0 ? 0 : lmr2;
+    x.lmr2_depth = lmr2_depth;
     if (max_entries < 1) {
         PyErr_SetString(PyExc_ValueError, "max_entries must be >= 1");
         return NULL;
@@ -405,8 +400,7 @@ static PyObject *Core_root(CoreObject *self, PyObject *args) {
 static PyMethodDef Core_methods[] = {
     {"reset", (PyCFunction)Core_reset, METH_NOARGS, "Forget the tables and the history."},
     {"clear_tt", (PyCFunction)Core_clear_tt, METH_NOARGS, "Empty the transposition table."},
-    {"clear_evals", (PyCFunction)Core_clear_evals, METH_NOARGS, "Empty the leaf values."},
-    {"sizes", (PyCFunction)Core_sizes, METH_NOARGS, "(TT entries, leaf values)."},
+    {"tt_len", (PyCFunction)Core_tt_len, METH_NOARGS, "The transposition table's entries."},
     {"new_search", (PyCFunction)Core_new_search, METH_NOARGS,
      "Clear the killers and age the history (a search starts)."},
     {"tt_get", (PyCFunction)Core_tt_get, METH_O, "(depth, flag, value, move) or None."},

@@ -1,5 +1,5 @@
 /* engine/_dvonnsearch.h: the search of the compiled core (included by _dvonncore.c only):
- * the transposition table and leaf-value maps, the searcher's tables, move ordering and the
+ * the transposition table, the searcher's tables, move ordering and the
  * negamax of Searcher._negamax / _order in engine/search.py, node for node.
  */
 #ifndef DVONN_SEARCH_H
@@ -83,7 +83,6 @@ static void map_clear(Map *m) {
 typedef struct {
     PyObject_HEAD
     Map tt;
-    Map evals;
     int64_t history[NC * NC];
     int killers[MAX_DEPTH + 2][2];
 } CoreObject;
@@ -98,6 +97,7 @@ typedef struct {
     uint64_t salt;
     int use_tt, use_pvs, use_ordering;
     int lmr;    /* late-move reductions from this move index (0: off; Searcher.lmr) */
+    int lmr2, lmr2_depth; /* two plies from this index at this depth (Searcher.lmr2) */
     int stop;   /* the budget ran out (Python's _Stop) */
     int error;  /* a Python exception is set (clock failed, out of memory) */
 } Ctx;
@@ -181,22 +181,18 @@ static int64_t negamax(Ctx *x, int depth, int64_t alpha, int64_t beta, int ply) 
     Pos *s = &x->pos;
     CoreObject *core = x->core;
     if (depth <= 0) {
-        uint64_t key = zobrist(s);
-        Entry *e = map_find(&core->evals, key);
-        if (e) return e->value;
+        /* No table of leaf values here (Searcher.evals in Python): computing one costs less
+         * than the cache miss of looking it up in a table of millions. */
         int64_t value;
         if (s->ply >= PLACEMENTS) {
             int over;
             value = moving_value(s, &over);
             if (over) value = terminal_value(s);
-            else if (x->noise) value += noise_of(x, key);
+            else if (x->noise) value += noise_of(x, zobrist(s));
         } else {
             value = placing_value(s);
-            if (x->noise) value += noise_of(x, key);
+            if (x->noise) value += noise_of(x, zobrist(s));
         }
-        e = map_put(&core->evals, key, x->max_entries);
-        if (!e) { PyErr_NoMemory(); x->error = x->stop = 1; return 0; }
-        e->value = value;
         return value;
     }
     int moves[MAXMOVES];
@@ -230,6 +226,7 @@ static int64_t negamax(Ctx *x, int depth, int64_t alpha, int64_t beta, int ply) 
     int best_move = NONE_MOVE;
     /* late-move reductions, as in Searcher._negamax */
     int late = (x->lmr && x->use_pvs && depth >= LMR_DEPTH && s->ply >= PLACEMENTS) ? x->lmr : n;
+    int later = (x->lmr2 && depth >= x->lmr2_depth) ? (x->lmr2 > late ? x->lmr2 : late) : n;
     for (int i = 0; i < n; i++) {
         int m = moves[i];
         int64_t value;
@@ -237,7 +234,9 @@ static int64_t negamax(Ctx *x, int depth, int64_t alpha, int64_t beta, int ply) 
         if (i == 0 || !x->use_pvs) {
             value = -negamax(x, depth - 1, -beta, -alpha, ply + 1);
         } else {
-            value = i >= late ? -negamax(x, depth - 2, -alpha - 1, -alpha, ply + 1) : alpha + 1;
+            value = i >= late ? -negamax(x, i >= later ? depth - 3 : depth - 2, -alpha - 1, -alpha,
+                                         ply + 1)
+                              : alpha + 1;
             if (!x->stop && value > alpha) {
                 value = -negamax(x, depth - 1, -alpha - 1, -alpha, ply + 1);
                 if (!x->stop && alpha < value && value < beta)

@@ -7,6 +7,8 @@ plies left, the moves from the 9th on in the ordering (after the TT move, killer
 DVONN landings) are searched one ply shallower with a null window first; only one that beats
 alpha there gets the full-depth search. At equal nodes it won 61.5 of 100 self-play games
 against no reductions (from the 4th move on: 40.5, from the 6th: 49.5; benchmarks/RESULTS.md).
+At nodes with 4 or more plies left the late moves (``LMR2``, ``LMR2_DEPTH``) are searched two
+plies shallower first (62 of 100 self-play games at 100,000 nodes a move against one ply).
 
 The budget is nodes and/or seconds on an injected clock (``clock() -> seconds``). The clock is
 read every ``check_every`` nodes; the search stops at the first check past the deadline and
@@ -48,6 +50,10 @@ MAX_DEPTH = 64
 LMR = 8
 #: ... at nodes with at least this much depth left, in the moving phase.
 LMR_DEPTH = 3
+#: Two plies instead of one from this move index on (0 = off) ...
+LMR2 = 8
+#: ... at nodes with at least this much depth left.
+LMR2_DEPTH = 4
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
 
@@ -121,13 +127,15 @@ class Searcher:
     ``accelerated``: None uses the compiled core (engine/accel.py) when it is built and not
     turned off by ``DVONN_ENGINE=python``; True requires it to be built (even when turned
     off); False is pure Python. Both give the same results (move, score, PV, nodes); the core
-    keeps the tables in C.
+    keeps the tables in C (the transposition table, killers and history; it computes leaf values
+    again instead of keeping them, which was faster than looking them up).
     """
 
     def __init__(self, *, seed: int = 0, clock: Clock = time.monotonic, tt_size: int = 400_000,
                  max_entries: int = 2_000_000,
                  check_every: int = 32, noise: int = 0, use_tt: bool = True,
                  use_pvs: bool = True, use_ordering: bool = True, lmr: int = LMR,
+                 lmr2: int | None = None, lmr2_depth: int | None = None,
                  accelerated: bool | None = None) -> None:
         self.seed = seed
         self.clock = clock
@@ -141,8 +149,11 @@ class Searcher:
         self.use_pvs = use_pvs
         self.use_ordering = use_ordering
         # Late-move reductions: in the moving phase, at depth >= LMR_DEPTH, the moves from
-        # index ``lmr`` on are first searched one ply shallower with a null window (0: off).
+        # index ``lmr`` on are first searched one ply shallower with a null window (0: off);
+        # at depth >= ``lmr2_depth`` those from index ``lmr2`` on (0: off) two plies shallower.
         self.lmr = max(0, lmr)
+        self.lmr2 = max(0, LMR2 if lmr2 is None else lmr2)
+        self.lmr2_depth = LMR2_DEPTH if lmr2_depth is None else lmr2_depth
         self._salt = random.Random(seed).getrandbits(64)
         self.tt: dict[int, tuple[int, int, int, Move | None]] = {}
         self.evals: dict[int, int] = {}  # leaf values by position hash
@@ -202,15 +213,12 @@ class Searcher:
             game.pop()
             return SearchResult(moves[0], value, (moves[0],), 0, 0, self.clock() - start)
         core = self._core
-        tt_len, evals_len = core.sizes() if core is not None else (len(self.tt), len(self.evals))
-        if tt_len > self.tt_size:
+        if (core.tt_len() if core is not None else len(self.tt)) > self.tt_size:
             self.tt.clear()
             if core is not None:
                 core.clear_tt()
-        if evals_len > self.tt_size:
+        if len(self.evals) > self.tt_size:  # (the compiled core keeps no leaf values)
             self.evals.clear()
-            if core is not None:
-                core.clear_evals()
         for k in self.killers:
             k[0] = k[1] = None
         # Age the history so old games do not dominate.
@@ -340,7 +348,8 @@ class Searcher:
         assert self._core is not None
         params = (self._node_limit, self._check_at, self.check_every, self._deadline,
                   self._last_check, self.clock, self.use_tt, self.use_pvs, self.use_ordering,
-                  self.noise, self._salt, self.max_entries, self.lmr)
+                  self.noise, self._salt, self.max_entries, self.lmr, self.lmr2,
+                  self.lmr2_depth)
         stopped, best, best_code, pairs, nodes, check_at, last_check = self._core.root(
             accel.position(self._game), [accel.code(m) for m in root], depth, params,
             self.nodes)
@@ -452,16 +461,20 @@ class Searcher:
         push, pop = game.push_unchecked, game.pop
         pvs = self.use_pvs
         # Late moves (after the TT move, killers and attacks, by the ordering) are tried one
-        # ply shallower first; only one that beats alpha there is searched to full depth.
+        # ply shallower first (the later ones deep in the tree two plies); only one that beats
+        # alpha there is searched to full depth.
         late = (self.lmr if self.lmr and pvs and depth >= LMR_DEPTH and game._ply >= PLACEMENTS
                 else len(moves))
+        later = (max(self.lmr2, late) if self.lmr2 and depth >= self.lmr2_depth
+                 else len(moves))
         for i, m in enumerate(moves):
             push(m)
             if i == 0 or not pvs:
                 value = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
             else:
                 if i >= late:
-                    value = -self._negamax(depth - 2, -alpha - 1, -alpha, ply + 1)
+                    value = -self._negamax(depth - 3 if i >= later else depth - 2,
+                                           -alpha - 1, -alpha, ply + 1)
                 else:
                     value = alpha + 1
                 if value > alpha:

@@ -214,6 +214,18 @@ def test_late_move_reductions_are_identical(core: object, lmr: int) -> None:
         assert outcome(c) == outcome(py), (lmr, seed, depth)
 
 
+@pytest.mark.parametrize(("lmr2", "lmr2_depth"), [(1, 3), (9, 4), (12, 5), (20, 5)])
+def test_deeper_late_move_reductions_are_identical(core: object, lmr2: int,
+                                                   lmr2_depth: int) -> None:
+    # two plies for the latest moves at nodes with lmr2_depth or more plies left
+    for seed, depth in ((5, 5), (6, 6)):
+        game = searchable(seed + 30, False)
+        py, c = (Searcher(seed=seed, lmr2=lmr2, lmr2_depth=lmr2_depth,
+                          accelerated=compiled).search(game, Limits(depth=depth))
+                 for compiled in (False, True))
+        assert outcome(c) == outcome(py), (lmr2, lmr2_depth, seed, depth)
+
+
 @pytest.mark.parametrize("max_entries", [1, 37, 500])
 def test_bounded_tables_are_emptied_alike(core: object, max_entries: int) -> None:
     """Tables that fill up inside a search are emptied at the same moment in both."""
@@ -228,10 +240,11 @@ def test_bounded_tables_are_emptied_alike(core: object, max_entries: int) -> Non
         searcher = Searcher(seed=seed, max_entries=max_entries, accelerated=True)
         searcher.search(game, Limits(depth=3))
         assert searcher._core is not None
-        assert max(searcher._core.sizes()) <= max_entries
+        assert searcher._core.tt_len() <= max_entries
         py_searcher = Searcher(seed=seed, max_entries=max_entries, accelerated=False)
         py_searcher.search(game, Limits(depth=3))
-        assert (len(py_searcher.tt), len(py_searcher.evals)) == searcher._core.sizes()
+        assert len(py_searcher.tt) == searcher._core.tt_len()
+        assert len(py_searcher.evals) <= max_entries
 
 
 class FakeClock:
