@@ -25,7 +25,9 @@ Every frame goes through the play path: ``CameraSensor`` with the controller's c
 heights (its readings carry the stacks it saw moved), and each committed placement taught to
 the colour model (``PlacementTeacher``), as ``dvonn-board play`` does. Printed per game and in
 all: followed to the end (the controller's game is the true game), stalled (a true prefix: an
-action never seen), or wrong (an action committed that did not happen); and per frame, cells
+action never seen), an unseen order (the true game but for the order of actions no reading
+tells apart, as ``benchmarks/sessions.py`` reports it: never counted as followed), or wrong
+(an action committed that did not happen); and per frame, cells
 read against the renderer's truth: a colour on a covered cell, a wrong colour, a piece read
 '.', an empty cell read as a piece, a visible cell '?'.
 
@@ -53,6 +55,7 @@ sys.path.insert(0, str(ROOT))
 from controller.runner import PlacementTeacher  # noqa: E402
 from controller.sensorlog import format_event  # noqa: E402
 from controller.sim.physical import GiveUp, Meanness, Sight, generate  # noqa: E402
+from controller.sim.scoring import unseen_order  # noqa: E402
 from controller.table.session import TableController  # noqa: E402
 from engine.geometry import NEIGHBOURS, cell_name  # noqa: E402
 from hardware.camera import SyntheticSource  # noqa: E402
@@ -270,6 +273,12 @@ def play(seed: int, size: tuple[int, int]) -> tuple[str, str, FilmedTable, int]:
                  min(len(done), len(truth) - 1))
     if done == truth[:len(done)]:
         return "stalled", f"ply {first + 1}: {truth[first]} never seen", table, len(truth)
+    if unseen_order(done, truth[:len(done)], session.events):
+        where = (f"ply {first + 1}: {done[first]} for {truth[first]}, an order no reading "
+                 "tells apart")
+        if len(done) < len(truth) or session.stats.get("given_up"):
+            return "stalled", f"{where}; ply {len(done) + 1} never seen", table, len(truth)
+        return "unseen order", where, table, len(truth)
     return "wrong", f"ply {first + 1}: {done[first]} for {truth[first]}", table, len(truth)
 
 
@@ -339,6 +348,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"camera_games.size: {w}x{h}")
     print(f"camera_games.followed: {outcomes['followed']}/{games}")
     print(f"camera_games.stalled: {outcomes['stalled']}/{games}")
+    print(f"camera_games.unseen_order: {outcomes['unseen order']}/{games} (the same game but "
+          "for an order no reading tells apart, e.g. two red pieces in one blackout; apart "
+          "from the followed ones)")
     print(f"camera_games.wrong: {outcomes['wrong']}/{games}")
     frames = reads.pop("frames", 0)
     cells = frames * 49
