@@ -3,6 +3,7 @@ the command opens the board from the [sensor] section and sends every step's fra
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -12,16 +13,24 @@ from hardware.clock import FakeClock
 from hardware.sensorboard.emulator import SensorBoardEmulator, VirtualTable
 
 
+def _lit(frame: bytes) -> list[int]:
+    """The LEDs a frame lights."""
+    return [i // 3 for i in range(0, len(frame), 3) if frame[i:i + 3] != bytes(3)]
+
+
 def test_leds_test_drives_the_sensor_board_strip(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     with SensorBoardEmulator(VirtualTable(), clock=FakeClock()) as emu:
         shown: list[bytes] = []
         leds = emu.firmware.leds
         show = leds.show
+        walked = threading.Event()  # the first ten steps of the walk have reached the LEDs
 
         def record(payload: bytes) -> None:  # what the firmware clocks out to the LEDs
             shown.append(bytes(payload))
             show(payload)
+            if sum(len(_lit(f)) == 1 for f in shown) >= 10:
+                walked.set()
 
         leds.show = record
         emu.start()
@@ -29,12 +38,12 @@ def test_leds_test_drives_the_sensor_board_strip(tmp_path: Path,
         cfg.write_text(f'[sensor]\nbackend = "sensor-board"\nport = "{emu.port}"\n'
                        '[leds]\nbackend = "sensor-board"\n')
         assert cli.main(["leds", "test", "--config", str(cfg), "--fast"]) == 0
-        for _ in range(400):  # let the emulated board take what is still in the pty
-            if not emu.wait_for_host(0.05):
-                break
+        # the emulated board's thread takes what is still in the pty (slowly on a loaded
+        # machine: spinning while bytes were ready gave up before it had read them)
+        walked.wait(60.0)
     out = capsys.readouterr().out
     assert "LED test: backend sensor-board, 49 LEDs" in out and "A1 -> LED 0" in out
-    lit = [[i // 3 for i in range(0, len(f), 3) if f[i:i + 3] != bytes(3)] for f in shown]
+    lit = [_lit(f) for f in shown]
     walk = [cells for cells in lit if len(cells) == 1]
     # The walk reached the board in order (a pty may drop the tail when the port closes).
     assert walk[:10] == [[led] for led in range(10)]
