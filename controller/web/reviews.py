@@ -100,14 +100,25 @@ class Reviews:
         from engine.review import BLUNDER, MISTAKE, review
         from engine.search import Searcher
 
+        told = False
+
+        def stop() -> None:
+            """Once, when the server stops: engine.review keeps what is done."""
+            nonlocal told
+            if self._stopping and not told:
+                told = True
+                raise KeyboardInterrupt
+
         def progress(done: int, total: int, elapsed: float) -> None:
             job.done = min(done, job.total)
-            if self._stopping:
-                raise KeyboardInterrupt  # engine.review keeps what is done
+            stop()
 
         # A clock in Python: the compiled search calls it now and then, and the server's
         # loop gets the interpreter back there (a C function would keep it for the search).
+        # A server that stops ends the search there too: the process exits only once this
+        # thread has, and one position's share of the budget may be many seconds.
         def clock() -> float:
+            stop()
             return time.monotonic()
 
         job.status = "analysing"
@@ -117,6 +128,9 @@ class Reviews:
             moves = [Move.parse(a) for a in actions]
             result = review(moves, budget=self.budget, clock=clock, progress=progress,
                             searcher=Searcher(seed=0, clock=clock))
+        except KeyboardInterrupt:  # stopped before the review began
+            job.status = "failed"
+            return
         except (DvonnError, ValueError, MemoryError) as exc:
             job.error = error_message(exc)
             job.status = "failed"
