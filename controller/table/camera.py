@@ -66,7 +66,9 @@ class CameraEvidence:
         #: per cell, since when it reads other than empty ('?' too) without a break; for a
         #: top read after the hand over it had left (a piece read late), since that hand came
         self.filled = [_INF] * NUM_CELLS
-        self._hand = [_INF] * NUM_CELLS  # since the last commit: when a '?' ended in '.'
+        #: per cell, since the last commit: the earliest reading other than empty that ended
+        #: in '.' (a hand came over the cell and left; a piece shown and taken away)
+        self._hand = [_INF] * NUM_CELLS
 
     def reset(self) -> None:
         """A new game: nothing followed any more."""

@@ -128,7 +128,8 @@ class Reviews:
             moves = [Move.parse(a) for a in actions]
             result = review(moves, budget=self.budget, clock=clock, progress=progress,
                             searcher=Searcher(seed=0, clock=clock))
-        except KeyboardInterrupt:  # stopped before the review began
+        except KeyboardInterrupt:  # the server stopped before the review began
+            job.error = "stopped"
             job.status = "failed"
             return
         except (DvonnError, ValueError, MemoryError) as exc:

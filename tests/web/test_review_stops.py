@@ -14,9 +14,11 @@ def test_closing_stops_a_running_review_within_the_position() -> None:
     game = random_game(random.Random(3))
     actions = tuple(str(m) for m in game.move_stack)
     reviews = Reviews(budget=36000.0)  # ten hours: the first position gets minutes
+    before = set(threading.enumerate())
     job = reviews.job(actions)
     assert job is not None
-    threads = [t for t in threading.enumerate() if t.name.startswith("dvonn-review")]
+    threads = [t for t in threading.enumerate()
+               if t not in before and t.name.startswith("dvonn-review")]
     assert threads
     started = threading.Event()
     for _ in range(600):  # (wall time, as the worker runs: it analyses in well under a second)
