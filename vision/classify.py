@@ -181,8 +181,14 @@ class ColourModel:
         # (a bright lamp); elsewhere a clipped top is glare, which may hide any colour.
         white_like = occupied & usable & (np.argmin(dp, axis=1) == 0)
         wsel = white_like & (m.saturated <= th.saturated)
+        # One white top the game placed, a whole disc fitting white closely, that clips a
+        # quarter of itself says so too (cream tops under a 5,500 K lamp on card: camera game
+        # 39's first white top clipped half its pixels, every later one a fifth or more).
+        glossy = white_like & (m.saturated >= 0.25) & (dp[:, 0] <= 0.25 * th.unknown) & (
+            rim >= 4.0 * th.rim) & (m.spread <= th.flat) & (m.hidden <= 0.0)
         whites_clip = bool((wsel.sum() >= 2 and median(m.peak[wsel]) >= 225)
-                           or (white_like & (m.saturated > th.saturated)).sum() >= 4)
+                           or (white_like & (m.saturated > th.saturated)).sum() >= 4
+                           or glossy.any())
         # ... and where the light at the cell would clip a white top by itself: the cards'
         # white there (clipped itself: the light is at least that), its shade, this frame's
         # white tops relative to the cards.
@@ -238,6 +244,10 @@ class ColourModel:
         # A glossy top's highlight clips on every top of its colour: a new one may show as much.
         gloss = {j: max(0.05, float(percentile(m.saturated[ex], 90)) + 0.05)
                  if ex.sum() >= 2 else 0.05 for j, ex in enumerate(shape_examples)}
+        # ... and its highlight makes every top of its colour as uneven (ivory tops with a
+        # hollow and a lamp's spot: camera game 37's E3 at 0.06-0.08 beside its known tops).
+        even = {j: max(th.flat, float(percentile(m.spread[ex], 90)) + 0.01)
+                if ex.sum() >= 2 else th.flat for j, ex in enumerate(shape_examples)}
         pm, pdp, pnll = new_tops(s, m, board, occupied, means, stds, tint, dp, nll,
                                  self.thresholds, empty_c)
         labels: list[str] = []
@@ -340,7 +350,8 @@ class ColourModel:
                            and dist(means[k], empty_c[c], empty_s) >= th.separable)
                 if (not clearly and de[c] <= th.empty and profile is not None and piece_ok
                         and best <= 0.25 * th.unknown and rim[c] >= 2.0 * bars[c]
-                        and pm.spread[c] <= th.flat and (pm.saturated[c] <= gloss[order[0]] or (
+                        and pm.spread[c] <= even[order[0]]
+                        and (pm.saturated[c] <= gloss[order[0]] or (
                             k == "w" and (whites_clip or lit[c])))
                         and not no_print[c] and board.disturbed[c] < th.disturbed):
                     # The colour fits the empty board too (white on paper, black on felt):
@@ -367,7 +378,8 @@ class ColourModel:
                         moved[c] >= 0.5 and rim[c] >= max(4.0 * bars[c], 8.0 * print_rim)))
                         and piece_ok
                         and best <= 0.25 * th.unknown and rim[c] >= 2.0 * bars[c]
-                        and pm.spread[c] <= th.flat and (pm.saturated[c] <= gloss[order[0]] or (
+                        and pm.spread[c] <= even[order[0]]
+                        and (pm.saturated[c] <= gloss[order[0]] or (
                             k == "w" and (whites_clip or lit[c])) or (
                             moved[c] >= 2.0 and pm.saturated[c] <= FIRST_GLOSS))
                         and not no_print[c] and board.disturbed[c] == 0):

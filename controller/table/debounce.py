@@ -22,6 +22,9 @@ from dataclasses import dataclass
 from engine.geometry import NUM_CELLS
 
 UNKNOWN = "?"
+#: Seconds a cell must read something other than empty without a break for its empty
+#: readings before that to be forgotten (``Debouncer.first_empty``).
+STEADY = 0.5
 #: A source streams once this many gaps in a row between its readings were at most ``noise``.
 STREAK = 3
 
@@ -41,7 +44,8 @@ class Timing:
 class _Cell:
     """One cell's debounce state."""
 
-    __slots__ = ("stable", "cand", "since", "other", "other_since", "hidden", "hidden_since")
+    __slots__ = ("stable", "cand", "since", "other", "other_since", "hidden", "hidden_since",
+                 "dot", "run")
 
     def __init__(self, value: str) -> None:
         self.stable = value  # the accepted value ('?' until the cell has ever read)
@@ -51,6 +55,8 @@ class _Cell:
         self.other_since = 0.0
         self.hidden = value == UNKNOWN  # the latest raw reading was '?'
         self.hidden_since = 0.0  # since when, if so
+        self.dot: float | None = None  # the first '.' since the cell last read otherwise steadily
+        self.run: float | None = None  # since when it reads otherwise ('?' aside), if it does
 
     def read(self, t: float, value: str) -> None:
         if value == UNKNOWN:
@@ -59,6 +65,14 @@ class _Cell:
             self.hidden = True
             return
         self.hidden = False
+        if value == ".":
+            if self.run is not None and t - self.run >= STEADY:
+                self.dot = None
+            self.run = None
+            if self.dot is None:
+                self.dot = t
+        elif self.run is None:
+            self.run = t
         if value == self.cand:
             self.other = ""
         elif value != self.other:
@@ -133,6 +147,19 @@ class Debouncer:
             return 0.0
         c = self._cells[cell]
         return c.hidden_since if c.hidden else c.since
+
+    def first_empty(self, cell: int) -> float:
+        """When the cell first read empty since it last read otherwise for ``STEADY`` seconds
+        without a break (inf when it does not read empty): a vacated cell that flickers
+        between empty and a piece (its printed circle read as a white top) emptied when it
+        first read so, not when it became stable (camera benchmark game 24: G5 flickered
+        for 4 s, and G5D2 was committed after two later moves)."""
+        if self._cells is None:
+            return float("inf")
+        c = self._cells[cell]
+        if c.dot is None or (c.run is not None and (self._last or 0.0) - c.run >= STEADY):
+            return float("inf")
+        return c.dot
 
     @property
     def pending(self) -> int:

@@ -221,7 +221,8 @@ class TableController:
         for c, ch in enumerate(snap):
             if ch == ".":
                 if since[c] == _INF:
-                    since[c] = min(t, self.debouncer.seen_since(c), self.emptied.get(c, t))
+                    since[c] = min(t, self.debouncer.seen_since(c), self.emptied.get(c, t),
+                                   self.debouncer.first_empty(c))
             elif ch != "?":
                 since[c] = _INF
         searched = self.search_count

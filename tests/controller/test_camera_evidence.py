@@ -12,6 +12,7 @@ from controller.table.inference import LIFTED
 from controller.table.session import TableController
 from engine.game import Game
 from engine.geometry import CELL_NAMES, NEIGHBOUR_MASKS, iter_cells, parse_cell
+from engine.move import Move
 from hardware.events import SnapshotEvent
 
 
@@ -307,3 +308,26 @@ def test_a_top_read_on_an_empty_cell_in_the_moving_phase_is_unknown() -> None:
     assert phantoms(g, at(snap, source, "w"), {})[source] == "w"  # a take-back refills it
     placing = Game.from_moves(["F3", "D3", "E3"])
     assert phantoms(placing, at(board(placing, True), other, "b"), {})[other] == "b"
+
+
+def test_a_vacated_cell_that_flickers_emptied_when_it_first_read_empty() -> None:
+    """Camera benchmark game 24 (white paper, printed circles): the vacated G5 read '.' and
+    'w' by turns for seconds, so it became stable empty only after two more moves had
+    landed, and the catch-up put G5D2 last (F4G4 E2E1 G5D2, the same board). The cell
+    emptied when it first read empty."""
+    record = ("E1 D2 E4 A1 C4 K4 E5 G3 F5 G5 I3 C2 B4 D4 D3 B1 E3 C5 H5 J5 B2 I5 C3 E2 F1 I1 K3 "
+              "C1 F4 J2 A3 F3 J3 B3 D1 H1 H3 J4 K5 D5 I2 G2 G1 H4 F2 I4 H2 G4 A2 D1E1 K4K3 "
+              "A2A1 C1D2 H5G5 J4J5 F5G5 H4G4 B2B3 G3G2 J3J2 G2I4").split()
+    then = ["G5D2", "E2E1", "F4G4"]
+    g = Game.from_moves(record)
+    cam = Camera(TableController(game=g, colours=True))
+    cam.frames(board(g, True), 1.0)
+    after = g.copy()
+    g5 = parse_cell("G5")
+    for move in then:
+        after.push(Move.parse(move))
+        landed = board(after, True)
+        for i in range(6):  # G5 reads its printed circle as a white top every other frame
+            cam.frames(landed if i % 2 else at(landed, g5, "w"), 0.2)
+    cam.frames(board(after, True), 2.0)
+    assert cam.ctl.actions == [*record, *then]

@@ -145,3 +145,24 @@ def test_a_streaming_change_is_taken_when_a_reading_shows_it_again() -> None:
     assert d.advance(5.0) is None and d.stable == E
     assert d.next_deadline(held=True) == pytest.approx(1.5)
     assert d.advance(5.0, held=True) == A
+
+
+def test_a_cell_emptied_when_it_first_read_empty_through_a_flicker() -> None:
+    """``first_empty``: a cell that reads empty and a piece by turns emptied at its first
+    empty reading; one that read a piece steadily since an odd empty reading did not."""
+    d = Debouncer()
+    d.feed(0.0, A)
+    d.feed(1.0, E)  # a misread, then the piece again for a second
+    d.feed(1.1, A)
+    d.feed(2.1, A[:2] + "b" + A[3:])  # (another cell: the same reading again for this one)
+    d.feed(3.0, E)  # the stack lifted: the cell flickers
+    for i in range(1, 8):
+        d.feed(3.0 + 0.1 * i, A if i % 2 else E)
+    assert d.first_empty(0) == 3.0
+    d.feed(4.0, "?" + E[1:])  # a hand over it: no news
+    assert d.first_empty(0) == 3.0
+    d.feed(4.5, A)
+    d.feed(5.2, A[:1] + "w" + A[2:])  # a piece read steadily for 0.7 s
+    assert d.first_empty(0) == float("inf")
+    d.feed(5.3, E)
+    assert d.first_empty(0) == 5.3
