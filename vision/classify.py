@@ -183,7 +183,7 @@ class ColourModel:
         wsel = white_like & (m.saturated <= th.saturated)
         # One white top the game placed, a whole disc fitting white closely, that clips a
         # quarter of itself says so too (cream tops under a 5,500 K lamp on card: camera game
-        # 39's first white top clipped half its pixels, every later one a fifth or more).
+        # 39's first white top clipped half its pixels and read as glare; the next, a fifth).
         glossy = white_like & (m.saturated >= 0.25) & (dp[:, 0] <= 0.25 * th.unknown) & (
             rim >= 4.0 * th.rim) & (m.spread <= th.flat) & (m.hidden <= 0.0)
         whites_clip = bool((wsel.sum() >= 2 and median(m.peak[wsel]) >= 225)
