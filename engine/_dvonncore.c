@@ -289,7 +289,8 @@ static PyObject *Core_history(CoreObject *self, PyObject *unused) {
 }
 
 /* root(pos, moves, depth, (node_limit, check_at, check_every, deadline, last_check, clock,
- *      use_tt, use_pvs, use_ordering, noise, salt, max_entries, lmr, lmr2, lmr2_depth), nodes)
+ *      use_tt, use_pvs, use_ordering, noise, salt, max_entries, lmr, lmr2, lmr2_depth,
+ *      null_r, null_depth, null_min_stacks, null_min_moves), nodes)
  * -> (stopped, best, best_move, [(move, value), ...], nodes, check_at, last_check)
  * One iteration of Searcher._root. */
 static PyObject *Core_root(CoreObject *self, PyObject *args) {
@@ -302,10 +303,11 @@ static PyObject *Core_root(CoreObject *self, PyObject *args) {
     long long node_limit, check_at, check_every, noise, max_entries;
     unsigned long long salt;
     int use_tt, use_pvs, use_ordering, lmr, lmr2, lmr2_depth;
-    if (!PyArg_ParseTuple(params, "LLLddOpppLKLiii", &node_limit, &check_at, &check_every,
+    if (!PyArg_ParseTuple(params, "LLLddOpppLKLiiiiiii", &node_limit, &check_at, &check_every,
                           &x.deadline, &x.last_check, &x.clock, &use_tt, &use_pvs,
                           &use_ordering, &noise, &salt, &max_entries, &lmr, &lmr2,
-                          &lmr2_depth))
+                          &lmr2_depth, &x.null_r,
+                          &x.null_depth, &x.null_min_stacks, &x.null_min_moves))
         return NULL;
     x.lmr = lmr < 0 ? 0 : lmr;
     x.lmr2 = lmr2 < 0 ? 0 : lmr2;
@@ -353,17 +355,17 @@ static PyObject *Core_root(CoreObject *self, PyObject *args) {
         int64_t value;
         push(s, m, &u);
         if (s->ply - 1 == LAST_PLACEMENT) {
-            value = negamax(&x, depth - 1, alpha, beta, 1);
+            value = negamax(&x, depth - 1, alpha, beta, 1, 1);
             pop(s, &u);
             if (x.stop) break;
             best = value;
             best_move = m;
         } else {
             if (i == 0 || !x.use_pvs) {
-                value = -negamax(&x, depth - 1, -beta, -alpha, 1);
+                value = -negamax(&x, depth - 1, -beta, -alpha, 1, 1);
             } else {
-                value = -negamax(&x, depth - 1, -alpha - 1, -alpha, 1);
-                if (!x.stop && value > alpha) value = -negamax(&x, depth - 1, -beta, -alpha, 1);
+                value = -negamax(&x, depth - 1, -alpha - 1, -alpha, 1, 1);
+                if (!x.stop && value > alpha) value = -negamax(&x, depth - 1, -beta, -alpha, 1, 1);
             }
             pop(s, &u);
             if (x.stop) break;

@@ -98,6 +98,7 @@ typedef struct {
     int use_tt, use_pvs, use_ordering;
     int lmr;    /* late-move reductions from this move index (0: off; Searcher.lmr) */
     int lmr2, lmr2_depth; /* two plies from this index at this depth (Searcher.lmr2) */
+    int null_r, null_depth, null_min_stacks, null_min_moves; /* null move (Searcher.null_r) */
     int stop;   /* the budget ran out (Python's _Stop) */
     int error;  /* a Python exception is set (clock failed, out of memory) */
 } Ctx;
@@ -175,7 +176,15 @@ static void order(Ctx *x, int *moves, int n, int tt_move, int ply) {
     for (int i = 0; i < n; i++) moves[i] = keyed[i].move;
 }
 
-static int64_t negamax(Ctx *x, int depth, int64_t alpha, int64_t beta, int ply) {
+/* Searcher._static: the leaf value of a moving-phase position that is not over */
+static int64_t static_value(Ctx *x) {
+    int over;
+    int64_t value = moving_value(&x->pos, &over);
+    if (x->noise) value += noise_of(x, zobrist(&x->pos));
+    return value;
+}
+
+static int64_t negamax(Ctx *x, int depth, int64_t alpha, int64_t beta, int ply, int can_null) {
     x->nodes++;
     if (x->nodes >= x->check_at && check(x)) { x->stop = 1; return 0; }
     Pos *s = &x->pos;
@@ -214,11 +223,23 @@ static int64_t negamax(Ctx *x, int depth, int64_t alpha, int64_t beta, int ply) 
             }
         }
     }
-    if (n > 1 && x->use_ordering) order(x, moves, n, tt_move, ply);
     Undo u;
+    /* a null move, as in Searcher._negamax */
+    if (x->null_r && can_null && beta - alpha == 1 && s->ply >= PLACEMENTS &&
+        -WIN / 2 < alpha && alpha < WIN / 2 && depth >= x->null_depth && n > 1 &&
+        n >= x->null_min_moves && popc(s->occ) >= x->null_min_stacks) {
+        if (static_value(x) >= beta) {
+            push(s, 0, &u);
+            int64_t value = -negamax(x, depth - 1 - x->null_r, -beta, -beta + 1, ply + 1, 0);
+            pop(s, &u);
+            if (x->stop) return 0;
+            if (value >= beta) return value >= WIN / 2 ? beta : value;
+        }
+    }
+    if (n > 1 && x->use_ordering) order(x, moves, n, tt_move, ply);
     if (s->ply == LAST_PLACEMENT) {
         push(s, moves[0], &u);
-        int64_t value = negamax(x, depth - 1, alpha, beta, ply + 1);
+        int64_t value = negamax(x, depth - 1, alpha, beta, ply + 1, 1);
         pop(s, &u);
         return value;
     }
@@ -232,15 +253,15 @@ static int64_t negamax(Ctx *x, int depth, int64_t alpha, int64_t beta, int ply) 
         int64_t value;
         push(s, m, &u);
         if (i == 0 || !x->use_pvs) {
-            value = -negamax(x, depth - 1, -beta, -alpha, ply + 1);
+            value = -negamax(x, depth - 1, -beta, -alpha, ply + 1, 1);
         } else {
             value = i >= late ? -negamax(x, i >= later ? depth - 3 : depth - 2, -alpha - 1, -alpha,
-                                         ply + 1)
+                                         ply + 1, 1)
                               : alpha + 1;
             if (!x->stop && value > alpha) {
-                value = -negamax(x, depth - 1, -alpha - 1, -alpha, ply + 1);
+                value = -negamax(x, depth - 1, -alpha - 1, -alpha, ply + 1, 1);
                 if (!x->stop && alpha < value && value < beta)
-                    value = -negamax(x, depth - 1, -beta, -alpha, ply + 1);
+                    value = -negamax(x, depth - 1, -beta, -alpha, ply + 1, 1);
             }
         }
         pop(s, &u);

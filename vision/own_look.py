@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.geometry import NUM_CELLS, board_xy
+from engine.geometry import NEIGHBOUR_MASKS, NUM_CELLS, board_xy
 from vision.colour_dist import WITHIN_TWO
 from vision.measure import CellSamples, Thresholds, _median, features, ring_change
 
@@ -29,6 +29,11 @@ def _toward(directions: int) -> np.ndarray:
 
 
 _TOWARD: dict[int, np.ndarray] = {}
+#: (49, 49): 1 where the second cell is a neighbour of the first.
+NEIGHBOUR_ARRAY = np.array([[(NEIGHBOUR_MASKS[c] >> n) & 1 for n in range(NUM_CELLS)]
+                            for c in range(NUM_CELLS)])
+#: Reasons a cell reads '?' for a hand or sleeve over the board there.
+HAND_REASONS = ("something over the board here", "the board's print does not show")
 #: A bare cell: the median change of its directions in view at most this (log brightness),
 #: at most this share of them changed clearly, and this many directions in view at least
 #: (five: a standing stack changes every direction in view by 0.16 or more, a bare cell by
@@ -44,6 +49,9 @@ BARE_LEAST = 5
 LOOSE_LEAST = 3
 #: ... and the chroma at its centre within this of the range it showed while empty.
 BARE_CHROMA = 0.06
+#: Frames in a row a cell the heights call occupied must read bare, with no hand near it,
+#: before it stays bare until a hand comes near or the heights change (``read_bare``).
+GONE_AFTER = 2
 #: A cell the heights call empty whose centre's chroma left the range it showed while empty
 #: by this much holds something new: a white top on cream paper is the paper's brightness
 #: (the print profiles are brightness only) but not its tint (camera game 15, F3: 0.13 off
@@ -89,6 +97,11 @@ class CellLooks:
     #: Per cell, how many later still frames showed the same look (refreshed it): a look
     #: taken once may be a piece the frame missed (a reader started on a full board).
     confirmed: np.ndarray | None = None
+    #: Per cell, the committed height of a stack the cell was read bare of in GONE_AFTER
+    #: frames in a row with no hand near (0: none), and how many frames in a row it has been
+    #: read so: a lifted stack's cell stays bare until a hand comes back (``read_bare``).
+    gone: np.ndarray | None = None
+    bare_run: np.ndarray | None = None
 
     def change(self, s: CellSamples, th: Thresholds) -> np.ndarray:
         """Per cell, how much the board round its centre changed since the cell was last
@@ -251,18 +264,39 @@ def read_bare(looks: CellLooks, s: CellSamples, open_for: Callable[[np.ndarray],
     same for the cells the heights call empty that read a piece: a stack cut off and taken
     away on a board of its colour (black on dark felt, camera game 6: C3, C4, D3 read 'b',
     no sequence of moves explained the board and the game stalled); where the board round
-    the cell changed too little since, the cell's own look could not tell a new piece."""
-    piece = np.array([x in "wbr" for x in labels]) & (np.asarray(s.heights) == 0
-                                                     if s.heights is not None else False)
-    bare = looks.bare(s, open_for, th, also=piece) & ~np.asarray(covered, bool)
-    if not bare.any():
+    the cell changed too little since, the cell's own look could not tell a new piece.
+
+    A cell the heights call occupied that read bare GONE_AFTER frames in a row with no hand
+    near stays bare while its committed height stays, no hand comes near it and the board
+    round it does not change as a new piece changes it: only a hand brings a stack back.
+    The test is one-sided (a standing stack changes every direction), and on white paper a
+    vacated cell passed it in every other frame only (the grown destination leaning over one
+    direction, noise over another, its centre's tint: camera games 20 and 24 flickered '.'
+    and 'w' until they stalled)."""
+    heights = np.asarray(s.heights) if s.heights is not None else np.zeros(NUM_CELLS, int)
+    piece = np.array([x in "wbr" for x in labels]) & (heights == 0)
+    covered = np.asarray(covered, bool)
+    bare = looks.bare(s, open_for, th, also=piece) & ~covered
+    if looks.gone is None or looks.bare_run is None:
+        looks.gone = np.zeros(NUM_CELLS, int)
+        looks.bare_run = np.zeros(NUM_CELLS, int)
+    hand = covered | (NEIGHBOUR_ARRAY @ covered.astype(int) > 0) | np.array(
+        [r.startswith(HAND_REASONS) for r in reasons])
+    standing = heights > 0
+    if looks.last is not None:  # the board round it changed as a standing stack changes it
+        hand = hand | (np.nan_to_num(looks.last, nan=0.0) >= 1.0)
+    looks.bare_run = np.where(bare & standing & ~hand, looks.bare_run + 1, 0)
+    looks.gone = np.where(hand | (looks.gone != heights) | ~standing, 0, looks.gone)
+    looks.gone = np.where(looks.bare_run >= GONE_AFTER, heights, looks.gone)
+    held = (looks.gone > 0) & ~bare
+    if not (bare.any() or held.any()):
         return labels, conf, reasons
     out, conf, reasons = list(labels), list(conf), list(reasons)
-    for c in np.flatnonzero(bare):
+    for c in np.flatnonzero(bare | held):
         if out[c] != ".":
             out[c] = "."
             conf[c] = 0.9
             reasons[c] = ("the board round it is as it was when last seen empty: "
-                          + ("the stack is gone" if s.heights is not None and s.heights[c] > 0
-                             else "no piece there"))
+                          + ("the stack is gone" if heights[c] > 0 else "no piece there")
+                          + (" (so since, no hand near)" if held[c] else ""))
     return "".join(out), conf, reasons

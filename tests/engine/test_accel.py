@@ -226,6 +226,28 @@ def test_deeper_late_move_reductions_are_identical(core: object, lmr2: int,
         assert outcome(c) == outcome(py), (lmr2, lmr2_depth, seed, depth)
 
 
+@pytest.mark.parametrize("nullmove", [0, 2, 3])
+def test_null_moves_are_identical(core: object, nullmove: int) -> None:
+    # a pass searched R + 1 plies shallower where the leaf value stands at beta (moving phase)
+    for seed, depth in ((5, 4), (6, 5), (7, 6)):
+        game = searchable(seed + 30, False)
+        py, c = (Searcher(seed=seed, nullmove=nullmove, accelerated=compiled).search(
+            game, Limits(depth=depth)) for compiled in (False, True))
+        assert outcome(c) == outcome(py), (nullmove, seed, depth)
+
+
+def test_null_moves_search_fewer_nodes_to_the_same_depth(core: object) -> None:
+    """They prune: the same depth costs fewer nodes (the default has them on)."""
+    fewer = 0
+    for seed in (5, 6, 7):
+        game = searchable(seed + 30, False)
+        off, on = (Searcher(seed=seed, nullmove=r, accelerated=True).search(
+            game, Limits(depth=6)) for r in (0, None))
+        assert off.depth == on.depth == 6
+        fewer += on.nodes < off.nodes
+    assert fewer >= 2
+
+
 @pytest.mark.parametrize("max_entries", [1, 37, 500])
 def test_bounded_tables_are_emptied_alike(core: object, max_entries: int) -> None:
     """Tables that fill up inside a search are emptied at the same moment in both."""
