@@ -280,13 +280,14 @@ def read_bare(looks: CellLooks, s: CellSamples, open_for: Callable[[np.ndarray],
     if looks.gone is None or looks.bare_run is None:
         looks.gone = np.zeros(NUM_CELLS, int)
         looks.bare_run = np.zeros(NUM_CELLS, int)
-    hand = covered | (NEIGHBOUR_ARRAY @ covered.astype(int) > 0) | np.array(
+    # what ends a latch: a hand near the cell, or its board changed as a new piece changes it
+    release = covered | (NEIGHBOUR_ARRAY @ covered.astype(int) > 0) | np.array(
         [r.startswith(HAND_REASONS) for r in reasons])
     standing = heights > 0
-    if looks.last is not None:  # the board round it changed as a standing stack changes it
-        hand = hand | (np.nan_to_num(looks.last, nan=0.0) >= 1.0)
-    looks.bare_run = np.where(bare & standing & ~hand, looks.bare_run + 1, 0)
-    looks.gone = np.where(hand | (looks.gone != heights) | ~standing, 0, looks.gone)
+    if looks.last is not None:
+        release |= np.nan_to_num(looks.last, nan=0.0) >= 1.0
+    looks.bare_run = np.where(bare & standing & ~release, looks.bare_run + 1, 0)
+    looks.gone = np.where(release | (looks.gone != heights) | ~standing, 0, looks.gone)
     looks.gone = np.where(looks.bare_run >= GONE_AFTER, heights, looks.gone)
     held = (looks.gone > 0) & ~bare
     if not (bare.any() or held.any()):
