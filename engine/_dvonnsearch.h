@@ -176,7 +176,7 @@ static void order(Ctx *x, int *moves, int n, int tt_move, int ply) {
     for (int i = 0; i < n; i++) moves[i] = keyed[i].move;
 }
 
-/* Searcher._static: the leaf value of a moving-phase position that is not over */
+/* the leaf value of a moving-phase position that is not over (a null move's test) */
 static int64_t static_value(Ctx *x) {
     int over;
     int64_t value = moving_value(&x->pos, &over);

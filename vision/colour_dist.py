@@ -66,11 +66,21 @@ def dark_tops(f: np.ndarray, prior_b: np.ndarray, mid: float, rim: np.ndarray, b
     return np.asarray(np.where(ok, np.maximum(prior_b, 1e-6), 0.0))
 
 
-def _within_two() -> np.ndarray:
-    """(49, 49) cells within two steps of each other (the cell itself left out)."""
+def _neighbouring() -> np.ndarray:
+    """(49, 49) True where the second cell is a neighbour of the first."""
     one = np.zeros((NUM_CELLS, NUM_CELLS), bool)
     for c in range(NUM_CELLS):
         one[c, list(NEIGHBOURS[c])] = True
+    return one
+
+
+#: (49, 49) True where the second cell is a neighbour of the first.
+NEIGHBOURING = _neighbouring()
+
+
+def _within_two() -> np.ndarray:
+    """(49, 49) cells within two steps of each other (the cell itself left out)."""
+    one = NEIGHBOURING
     two = one | ((one.astype(np.int32) @ one.astype(np.int32)) > 0)
     np.fill_diagonal(two, False)
     return two

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.geometry import NEIGHBOUR_MASKS, NUM_CELLS, board_xy
-from vision.colour_dist import WITHIN_TWO
+from engine.geometry import NUM_CELLS, board_xy
+from vision.colour_dist import NEIGHBOURING, WITHIN_TWO
 from vision.measure import CellSamples, Thresholds, _median, features, ring_change
 
 
@@ -29,9 +29,6 @@ def _toward(directions: int) -> np.ndarray:
 
 
 _TOWARD: dict[int, np.ndarray] = {}
-#: (49, 49): 1 where the second cell is a neighbour of the first.
-NEIGHBOUR_ARRAY = np.array([[(NEIGHBOUR_MASKS[c] >> n) & 1 for n in range(NUM_CELLS)]
-                            for c in range(NUM_CELLS)])
 #: Reasons a cell reads '?' for a hand or sleeve over the board there.
 HAND_REASONS = ("something over the board here", "the board's print does not show")
 #: A bare cell: the median change of its directions in view at most this (log brightness),
@@ -281,7 +278,7 @@ def read_bare(looks: CellLooks, s: CellSamples, open_for: Callable[[np.ndarray],
         looks.gone = np.zeros(NUM_CELLS, int)
         looks.bare_run = np.zeros(NUM_CELLS, int)
     # what ends a latch: a hand near the cell, or its board changed as a new piece changes it
-    release = covered | (NEIGHBOUR_ARRAY @ covered.astype(int) > 0) | np.array(
+    release = covered | (NEIGHBOURING & covered).any(axis=1) | np.array(
         [r.startswith(HAND_REASONS) for r in reasons])
     standing = heights > 0
     if looks.last is not None:

@@ -18,7 +18,8 @@ from collections.abc import Callable, Sequence
 import cv2
 import numpy as np
 
-from engine.geometry import NEIGHBOURS, NUM_CELLS
+from engine.geometry import NUM_CELLS
+from vision.colour_dist import NEIGHBOURING
 
 #: Sample rings across a top's outline, in disc radii, and the directions round it.
 _RADII = np.array([0.3, 0.6, 0.85, 1.0, 1.15, 1.3])
@@ -29,9 +30,7 @@ RATIO = 2.0
 LEAST_OTHERS = 3
 
 
-_NEIGHBOURS = np.zeros((NUM_CELLS, NUM_CELLS), np.int8)
-for _c in range(NUM_CELLS):
-    _NEIGHBOURS[_c, list(NEIGHBOURS[_c])] = 1
+_NEIGHBOURS = NEIGHBOURING.astype(np.int8)
 
 
 def _change(a: np.ndarray, b: np.ndarray) -> float:
