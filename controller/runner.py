@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from controller.i18n import _, localize
+from controller.interrupts import deferred_interrupts
 from controller.table.heightcheck import HeightCheck
 from controller.table.renderer import Renderer
 from controller.table.session import TableController
@@ -157,12 +158,15 @@ class Runner:
         self.frames += 1
 
     def run(self, *, until: Callable[[], bool] | None = None, poll: float = 0.02) -> None:
-        """Loop until ``until()`` is true (or KeyboardInterrupt, which propagates)."""
-        self.show(force=True)
-        while until is None or not until():
-            self.step(poll)
-            if not self.sources:
-                self.clock.sleep(poll)
+        """Loop until ``until()`` is true (or Ctrl-C or SIGTERM: KeyboardInterrupt, raised
+        between two rounds, see :mod:`controller.interrupts`)."""
+        with deferred_interrupts() as stop:
+            self.show(force=True)
+            while until is None or not until():
+                stop.check()
+                self.step(poll)
+                if not self.sources:
+                    self.clock.sleep(poll)
 
 
 def stack_labels(game: Game) -> list[str]:

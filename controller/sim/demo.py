@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from controller.i18n import Msg, _
+from controller.interrupts import deferred_interrupts
 from controller.runner import Runner
 from controller.sensorlog import LogRecorder
 from controller.sim.hands import DirectTable, Habits, Hands
@@ -206,47 +207,49 @@ def _drive(runner: Runner, hands: Hands, clock: Clock, emulator: Any, *, fast: b
     runner.show(force=True)
     finished_at: float | None = None
     waited: float | None = None  # when (real time) the wait for a remote side began
-    while True:
-        seat = _awaited(runner.controller)
-        if seat is not None:
-            if getattr(seat, "stopped", False):
-                raise DvonnError(Msg("the remote game stopped: {note}", note=seat.note))
-            waited = time.monotonic() if waited is None else waited
-            if remote_timeout is not None and time.monotonic() - waited > remote_timeout:
-                raise DvonnError(Msg("no action from the remote side in {seconds} s ({note})",
-                                     seconds=f"{remote_timeout:g}", note=seat.note))
+    with deferred_interrupts() as stop:  # Ctrl-C between two rounds (controller/interrupts.py)
+        while True:
+            stop.check()
+            seat = _awaited(runner.controller)
+            if seat is not None:
+                if getattr(seat, "stopped", False):
+                    raise DvonnError(Msg("the remote game stopped: {note}", note=seat.note))
+                waited = time.monotonic() if waited is None else waited
+                if remote_timeout is not None and time.monotonic() - waited > remote_timeout:
+                    raise DvonnError(Msg("no action from the remote side in {seconds} s ({note})",
+                                         seconds=f"{remote_timeout:g}", note=seat.note))
+                if fast:
+                    wait = getattr(seat, "wait", None)
+                    if wait is not None:
+                        wait(0.05)  # a message from the broker ends the wait at once
+                    else:
+                        time.sleep(0.02)  # a person on a phone
+                    runner.step(0.0)
+                    continue
+            else:
+                waited = None
+            now = clock.now()
+            if now - start > MAX_GAME_SECONDS:
+                raise RuntimeError("the demo game did not finish")
+            if finished_at is None and now >= next_at:
+                try:
+                    delay = next(script)
+                except StopIteration:
+                    finished_at = now
+                    delay = 0.0
+                next_at = now + delay
+                fine_until = now + FINE_AFTER_STEP
+            if finished_at is not None and now - finished_at > 1.0:
+                break
             if fast:
-                wait = getattr(seat, "wait", None)
-                if wait is not None:
-                    wait(0.05)  # a message from the broker ends the wait at once
-                else:
-                    time.sleep(0.02)  # a person on a phone
-                runner.step(0.0)
-                continue
-        else:
-            waited = None
-        now = clock.now()
-        if now - start > MAX_GAME_SECONDS:
-            raise RuntimeError("the demo game did not finish")
-        if finished_at is None and now >= next_at:
-            try:
-                delay = next(script)
-            except StopIteration:
-                finished_at = now
-                delay = 0.0
-            next_at = now + delay
-            fine_until = now + FINE_AFTER_STEP
-        if finished_at is not None and now - finished_at > 1.0:
-            break
-        if fast:
-            assert isinstance(clock, FakeClock)
-            dt = FINE if now < fine_until else max(FINE, min(COARSE, next_at - now))
-            clock.advance(dt)
-            sent = emulator.step() if emulator is not None else 0
-            # the pty hands bytes over asynchronously: wait (real time) for what was sent
-            runner.step(0.05 if sent else 0.0)
-        else:
-            runner.step(0.02)
+                assert isinstance(clock, FakeClock)
+                dt = FINE if now < fine_until else max(FINE, min(COARSE, next_at - now))
+                clock.advance(dt)
+                sent = emulator.step() if emulator is not None else 0
+                # the pty hands bytes over asynchronously: wait (real time) for what was sent
+                runner.step(0.05 if sent else 0.0)
+            else:
+                runner.step(0.02)
 
 
 def _awaited(ctl: TableController) -> Any:
