@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import Any
 
-SIGNALS = (signal.SIGINT, signal.SIGTERM)
+SIGNALS: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)
 
 
 class StopRequest:
