@@ -21,6 +21,7 @@ ALLOWED: dict[str, set[str]] = {
     "controller.i18n": {"engine"},  # its errors; every controller part may use the catalogs
     "firmware": set(),
     "controller.files": set(),  # the standard library only
+    "controller.interrupts": set(),  # the standard library only
     "hardware": {"engine"},
     "vision": {"engine", "hardware"},  # hardware: the events the camera backend emits
     "vision.synthetic": {"engine", "vision"},
@@ -32,14 +33,17 @@ ALLOWED: dict[str, set[str]] = {
                           "controller.remote"},
     "controller.sensorlog": {"engine", "hardware", "controller.table"},
     "controller.publish": {"engine", "controller.table"},
-    "controller.runner": {"engine", "hardware", "controller.table", "controller.sensorlog"},
+    "controller.runner": {"engine", "hardware", "controller.table", "controller.sensorlog",
+                          "controller.interrupts"},
     "controller.recording": {"engine", "hardware", "vision", "controller.table",
                              "controller.sensorlog", "controller.runner"},
 }
 for _part in [p for p in ALLOWED
-              if p.startswith("controller.") and p not in ("controller.i18n", "controller.files")]:
+              if p.startswith("controller.")
+              and p not in ("controller.i18n", "controller.files", "controller.interrupts")]:
     ALLOWED[_part].add("controller.i18n")
 _BELOW_SIM = {"engine", "hardware", "vision", "controller.i18n", "controller.files",
+              "controller.interrupts",
               "controller.table",
               "controller.journal",
               "controller.remote", "controller.players", "controller.config",
