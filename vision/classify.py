@@ -66,6 +66,15 @@ EMPTY_STD = (0.10, 0.035, 0.04)
 FIRST_GLOSS = 0.2
 
 
+def placing(heights: np.ndarray | None) -> bool:
+    """Whether the heights are of the placing phase (single pieces, not all 49 down; True
+    without heights): only then does a piece come onto an empty cell in play. Later one comes
+    there only when a player takes a move back, and sets the stack down with a hand that
+    changes the board round the cell (the tint at a vacated cell's centre alone, a printed
+    line through it, is no new piece: camera game 24's E1)."""
+    return heights is None or (int(np.sum(heights)) < NUM_CELLS and int(np.max(heights)) <= 1)
+
+
 @dataclass
 class ColourModel:
     """Piece priors (learned from the game), per-cell empty offsets (from the empty board)."""
@@ -239,8 +248,8 @@ class ColourModel:
         # ... and the colour at its centre against the range it showed while empty (a white
         # top on cream paper changes the board's brightness round it too little), in a still
         # frame only (a hand over a marker card moves the white every colour is relative to).
-        tinted = still & (np.nan_to_num(self.looks.chroma_off(s, self.thresholds), nan=0.0)
-                          >= NEW_CHROMA)
+        tinted = still & placing(heights) & (np.nan_to_num(
+            self.looks.chroma_off(s, self.thresholds), nan=0.0) >= NEW_CHROMA)
         # A glossy top's highlight clips on every top of its colour: a new one may show as much.
         gloss = {j: max(0.05, float(percentile(m.saturated[ex], 90)) + 0.05)
                  if ex.sum() >= 2 else 0.05 for j, ex in enumerate(shape_examples)}

@@ -35,7 +35,8 @@ class Thresholds:
     board_light: float = 1.0  # log brightness distance from the board for "foreign"
     look_change: float = 0.06  # a cell's own look changed this much (log brightness): a piece
     look_share: float = 0.5  # ... in this share of the directions round it at least
-    look_moved: float = 1.0  # pixels a cell may move in the frame and keep its own look
+    look_moved: float = 2.0  # pixels a cell may move in the frame and keep its own look (the
+    # pose jitters 1-1.5 px at a 33 degree tilt: camera game 35; ring_change allows a radius)
     look_same: float = 0.3  # ... changed less than this share of a piece's change: no piece
 
 

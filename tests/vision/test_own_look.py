@@ -70,3 +70,35 @@ def test_a_shadow_or_a_moved_camera_is_no_new_piece() -> None:
         frame, truth = render(scene)
         got = reader.read(frame, heights).snapshot
         assert not [c for c in range(49) if truth.expected[c] in ".?" and got[c] in "wbr"], got
+
+
+def test_the_tint_at_an_empty_cells_centre_is_a_new_piece_in_the_placing_phase_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A white top on cream paper shows in the tint at the cell's centre only (camera game 15's
+    F3). Once the stacks have moved, a piece comes onto an empty cell only with a hand that
+    changes the board round it: a printed line through a vacated cell's centre that flips its
+    tint between ink and paper from frame to frame read as a new white piece (camera game 24's
+    E1), and the game stalled."""
+    from vision import classify
+    from vision.own_look import CellLooks
+
+    assert classify.placing(None) and classify.placing(np.array([1] * 48 + [0]))
+    assert not classify.placing(np.array([1] * 49))  # all down: the moves begin
+    assert not classify.placing(np.array([2] + [0] * 48))
+    table = _table(0)
+    cell = 24
+    off = np.zeros(49)
+    off[cell] = 0.5  # far outside the range the empty cell's centre showed
+    monkeypatch.setattr(CellLooks, "chroma_off", lambda self, s, th: off)
+    read = {}
+    for phase, placed in (("placing", {3: "r", 30: "r", 45: "r", 17: "b"}),
+                          ("moving", {3: "r", 30: "r", 45: "r", 17: "bw"})):
+        frame, truth = render(replace(table, stacks=_stacks(placed)))
+        assert truth.expected[cell] == "."
+        reader = BoardReader()
+        heights = [len(placed.get(c, "")) for c in range(49)]
+        for _ in range(2):
+            got = reader.read(frame, heights).snapshot
+        read[phase] = got[cell]
+    assert read["placing"] != "."  # evidence of a piece: a piece or '?', never the board
+    assert read["moving"] == "."
