@@ -4,10 +4,11 @@ cannot name yet.
 A camera never sees a lifted stack's cell empty while the stack is held above it: the hand
 is over the cell, and the cell reads ``?``. So the prompt's answer with a camera is the same
 gesture as on a hall board, as a camera sees it (:meth:`CameraEvidence.observe`): the chosen
-stack lifted and set back, at least ``hold`` seconds under the hand, then in view again. A
-stack set down again never lands exactly where it stood: the camera tells the one the hand
-moved from the candidates the hand only passed over (``touched``, vision.touch); when it saw
-none moved, the one blinking cell that was under the hand answers. The answer narrows the
+stack lifted and set back under the hand, then in view again. A stack set down again never
+lands exactly where it stood: the camera tells the one the hand moved from the candidates the
+hand only passed over (``touched``, vision.touch), and a hand over it half of ``hold`` is
+enough then (players in a hurry: one frame); when it saw none moved, the one blinking cell
+that was under the hand at least ``hold`` seconds answers. The answer narrows the
 catch-up's explanations (:meth:`CameraEvidence.keep`) until the action is committed; a
 prompt that flickers away (a misread cell) and back keeps it.
 
@@ -47,6 +48,11 @@ def _near(mask: int) -> int:
     return mask | spread(mask)
 
 
+def _differ(before: str, now: str) -> bool:
+    """Whether two readings differ on a cell both can read."""
+    return any(a != b and "?" not in (a, b) for a, b in zip(before, now, strict=True))
+
+
 class CameraEvidence:
     """The hand gesture and the unnamed new piece, tracked across readings."""
 
@@ -57,6 +63,7 @@ class CameraEvidence:
         self._held: dict[int, float] = {}  # prompted cell -> since when under the hand
         self._named = 0  # pieces named so far that still read '?'
         self._before = ""  # the board as read when the hand came over a prompted cell
+        self._asked = ""  # the board as read when the prompt about this action began
         self._watch = 0  # the cells the prompt asked about when the hand came
         self._under = 0  # watched cells that read '?' while the hand was there
         self._odd = 0  # watched cells that read another top while the hand was there
@@ -122,6 +129,8 @@ class CameraEvidence:
                 filled[c] = _INF
             elif filled[c] == _INF:
                 filled[c] = min(t, hand[c]) if ch != "?" else t
+        if watch and not self._asked:
+            self._asked = settled
         if not self._held:
             if not watch & _near(hidden):
                 return
@@ -136,22 +145,30 @@ class CameraEvidence:
         if hidden & _near(cells):
             return
         held = sum(1 << c for c, since in self._held.items() if t - since >= self.hold - 1e-9)
+        brief = sum(1 << c for c, since in self._held.items()
+                    if t - since >= self.hold / 2 - 1e-9) & self._under
         self._held.clear()
-        self.answer |= self._answered(held, touched, board)  # two answers: none
+        self.answer |= self._answered(held, brief, touched, board)  # two answers: none
         self._under = self._odd = self._hid = 0
 
-    def _answered(self, held: int, touched: int, board: str) -> int:
-        """Of the watched cells under or beside the hand long enough (``held``): the one the
-        camera saw moved while the hand was there (lifted and set back). Else the only one
-        under the hand itself, when the camera saw no stack moved at all, the hand hid only
+    def _answered(self, held: int, brief: int, touched: int, board: str) -> int:
+        """Of the watched cells under or beside the hand long enough (``held``; ``brief``:
+        under it half as long): the one the camera saw moved while the hand was there
+        (lifted and set back; under a quick hand only while the board reads as when the
+        prompt began). Else the only one under the hand itself, when the camera saw no stack
+        moved at all, the hand hid only
         cells round that one, and no other watched cell beside it read otherwise or had the
         hand round it (a sleeve over the stack the hand moved reads as a piece, its ring of
         neighbours as the hand). And only when the hand changed nothing else: the board reads
         as it did when the hand came wherever it is readable (a hand that took a stack away,
         or set one down, was the next player's)."""
-        if any(a != b and "?" not in (a, b) for a, b in zip(self._before, board, strict=True)):
+        if _differ(self._before, board):
             return 0
-        moved = held & touched & ~self._touched  # moved while this hand was there
+        moved = (held | brief) & touched & ~self._touched  # moved while this hand was there
+        if moved & ~held and _differ(self._asked, board):
+            # a quick hand after the board changed since the prompt began: the next player's
+            # stack, lifted before, landing there (simulated camera session 4: B2A1)
+            moved &= held
         if moved:
             return moved if not moved & (moved - 1) else 0
         under = held & self._under
@@ -182,6 +199,7 @@ class CameraEvidence:
     def committed(self) -> None:
         """An action was committed or taken back: the answer was about the one before."""
         self.answer = 0
+        self._asked = ""
         self._held.clear()
         self._under = self._odd = self._hid = 0
         self._hand = [_INF] * NUM_CELLS

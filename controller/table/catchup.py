@@ -66,6 +66,9 @@ class Hypothesis:
     key: tuple[int, int, int, int]
     certain: bool
     ordered: bool = True
+    #: seconds by which the sequence runs against that order at the most, as far as a
+    #: flickering cell may have hidden it (``search``'s ``loose``; 0: ordered)
+    disorder: float = 0.0
 
     @property
     def complete(self) -> bool:
@@ -123,7 +126,8 @@ class _Search:
     def __init__(self, game: Game, removals: Mapping[int, str],
                  history: Sequence[Mapping[int, str]], reading: _Reading, limits: Limits,
                  hidden: int = 0, first: int | None = None, nodes: int | None = None,
-                 since: Sequence[float] | None = None, unseen: bool = False) -> None:
+                 since: Sequence[float] | None = None, unseen: bool = False,
+                 loose: Sequence[float] | None = None) -> None:
         self.g = game.copy()
         self.first = first
         self.removals = dict(removals)
@@ -138,6 +142,7 @@ class _Search:
         self.cut: list[tuple[int, str]] = []  # stacks cut off on the way (the record differs)
         self.cut_by: list[tuple[int, int]] = []  # (cell cut off, source of the move that cut it)
         self.since = since
+        self.loose = since if loose is None else loose  # (for Hypothesis.disorder)
         #: prune sequences out of the order cells were seen to empty in as they are built
         #: (the first pass; only when it finds nothing is every order searched)
         self.strict = False
@@ -187,8 +192,9 @@ class _Search:
                     changed |= 1 << c
             certain = not changed or self._proven(changed)
         key = (self.g.zobrist, self.g.ply, rm, hash(tuple(self.cut)))
-        self.out.append(Hypothesis(self.back, tuple(self.moves), lifted, key, certain,
-                                   self._ordered(lifted)))
+        ordered = self._disorder(lifted, self.since) == 0
+        self.out.append(Hypothesis(self.back, tuple(self.moves), lifted, key, certain, ordered,
+                                   0.0 if ordered else self._disorder(lifted, self.loose)))
 
     def _proven(self, changed: int) -> bool:
         """Whether the last move acting on a ``changed`` cell (or cutting one off) is followed
@@ -206,25 +212,24 @@ class _Search:
         return any(not m.is_pass and (turn + i) & 1 != mover and not cells_of(m) & self.hidden
                    for i, m in enumerate(self.moves[last + 1:], last + 1))
 
-    def _ordered(self, lifted: int | None) -> bool:
-        """Whether the sources of the moves (then the stack in the hand) were seen to empty in
+    def _disorder(self, lifted: int | None, since: Sequence[float] | None) -> float:
+        """0 when the sources of the moves (then the stack in the hand) were seen to empty in
         the order of the moves, and every stack cut off and gone was seen to empty no sooner
-        than the source of the move that cut it off (ties: seen in the same reading)."""
-        since = self.since
+        than the source of the move that cut it off (ties: seen in the same reading); else
+        the most seconds by which a cell emptied before one it should have followed."""
         if since is None:
-            return True
+            return 0.0
+        worst = 0.0
         last = float("-inf")
         for m in self.moves:
             if m.source is not None and (self.r.empty >> m.source) & 1:  # (else unseen)
-                if since[m.source] < last:
-                    return False
-                last = since[m.source]
-        if lifted is not None and since[lifted] < last:
-            return False
+                worst = max(worst, last - since[m.source])
+                last = max(last, since[m.source])
+        if lifted is not None:
+            worst = max(worst, last - since[lifted])
         for c, src in self.cut_by:
-            if since[c] < since[src]:
-                return False
-        return True
+            worst = max(worst, since[src] - since[c])
+        return worst
 
     def _spent(self) -> bool:
         if self.truncated:
@@ -401,6 +406,7 @@ def search(
     nodes: int | None = None,
     since: Sequence[float] | None = None,
     unseen: bool = False,
+    loose: Sequence[float] | None = None,
 ) -> Result:
     """Every bounded action sequence from ``game`` whose board agrees with ``snap``.
 
@@ -414,14 +420,16 @@ def search(
     at most that many positions (what is left of a snapshot's budget; ``limits.nodes`` caps
     it). ``since``: per cell, when it was first seen empty in the readings that led here
     (infinity: not empty); sequences that disagree with that order are not ``ordered``, and
-    the search goes deeper for ordered ones. ``unseen``: stacks on cells that read '?' may
+    the search goes deeper for ordered ones; ``loose``: the same as far as a flickering cell
+    may have hidden it (each out-of-order sequence's ``disorder`` is measured against it;
+    default ``since``). ``unseen``: stacks on cells that read '?' may
     have moved too (never certain). Forward sequences come first; take-backs only when none
     fits.
     """
     limits = limits or Limits()
     start = time.perf_counter()
     s = _Search(game, removals or {}, history, _Reading(snap, polarity), limits, hidden, first,
-                nodes, since, unseen)
+                nodes, since, unseen, loose)
     best: list[Hypothesis] = []
     level_done = False
     if since is not None:  # first only the sequences in the order the cells emptied in

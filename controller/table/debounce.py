@@ -25,6 +25,10 @@ UNKNOWN = "?"
 #: Seconds a cell must read something other than empty without a break for its empty
 #: readings before that to be forgotten (``Debouncer.first_empty``).
 STEADY = 0.5
+#: The same for :meth:`Debouncer.flicker_empty`: a vacated cell on printed paper can read its
+#: circle as a white top for 2 s on end ('?' aside: camera benchmark game 24's I5); a stack
+#: read for longer stood there.
+FLICKER = 3.0
 #: A source streams once this many gaps in a row between its readings were at most ``noise``.
 STREAK = 3
 
@@ -45,7 +49,7 @@ class _Cell:
     """One cell's debounce state."""
 
     __slots__ = ("stable", "cand", "since", "other", "other_since", "hidden", "hidden_since",
-                 "dot", "run")
+                 "dot", "loose", "run")
 
     def __init__(self, value: str) -> None:
         self.stable = value  # the accepted value ('?' until the cell has ever read)
@@ -56,6 +60,7 @@ class _Cell:
         self.hidden = value == UNKNOWN  # the latest raw reading was '?'
         self.hidden_since = 0.0  # since when, if so
         self.dot: float | None = None  # the first '.' since the cell last read otherwise steadily
+        self.loose: float | None = None  # the same, for FLICKER seconds
         self.run: float | None = None  # since when it reads otherwise ('?' aside), if it does
 
     def read(self, t: float, value: str) -> None:
@@ -68,9 +73,13 @@ class _Cell:
         if value == ".":
             if self.run is not None and t - self.run >= STEADY:
                 self.dot = None
+                if t - self.run >= FLICKER:
+                    self.loose = None
             self.run = None
             if self.dot is None:
                 self.dot = t
+            if self.loose is None:
+                self.loose = t
         elif self.run is None:
             self.run = t
         if value == self.cand:
@@ -160,6 +169,18 @@ class Debouncer:
         if c.dot is None or (c.run is not None and (self._last or 0.0) - c.run >= STEADY):
             return float("inf")
         return c.dot
+
+    def flicker_empty(self, since: list[float]) -> list[float]:
+        """``since`` (per cell, when it was first seen empty) with each cell that reads empty
+        now taken back to its first empty reading since it last read otherwise for ``FLICKER``
+        seconds: the order a vacated cell that flickers between empty and a top emptied in,
+        as far as a flicker may have hidden it."""
+        if self._cells is None:
+            return since
+        now = self._last or 0.0
+        return [min(s, c.loose) if s < float("inf") and c.loose is not None and (
+            c.run is None or now - c.run < FLICKER) else s
+            for s, c in zip(since, self._cells, strict=True)]
 
     @property
     def pending(self) -> int:

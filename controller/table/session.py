@@ -108,8 +108,8 @@ class TableController:
             else:
                 self.game_id = journal.new_game(white=players[0], black=players[1], source=source)
         self.stable: str | None = None
-        #: per cell, the first frame since which it reads empty (inf: it does not; ``emptied``:
-        #: times a second reading found, table.heightcheck): what emptied first came first
+        #: per cell, since when it reads empty (inf: it does not; ``emptied``: found by a second
+        #: reading, table.heightcheck): what emptied first came first
         self._since: list[float] = [_INF] * 49
         self.emptied: dict[int, float] = {}
         self.removals: dict[int, str] = {}
@@ -123,8 +123,7 @@ class TableController:
         self.suggested: int | None = None
         self._pick: int | None = None  # a cell chosen with confirm
         self._picks: list[int] = []  # the cells chosen so far for the current prompt
-        self.message = ""
-        self.status = ""
+        self.message = self.status = ""
         self.finished = False
         self._unreadable = 0
         self._choice_empty = 0  # cells already empty when the current prompt began
@@ -258,7 +257,8 @@ class TableController:
         result = search(self.game, snap, removals=self.removals, history=self._history,
                         polarity=self.polarity if self.check_polarity else None,
                         limits=self.limits, hidden=hidden, first=first, extra=self._slack,
-                        nodes=self._budget, since=self._since, unseen=unseen)
+                        nodes=self._budget, since=self._since, unseen=unseen,
+                        loose=self.debouncer.flicker_empty(self._since))
         if self.sight.answer:  # where a hand said the action landed
             result.hypotheses = self.sight.keep(result.hypotheses)
         self._budget -= result.nodes

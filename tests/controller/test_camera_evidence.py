@@ -94,6 +94,37 @@ def test_a_hand_passing_over_a_prompted_cell_is_no_answer() -> None:
     assert cam.ctl.actions == before
 
 
+def test_a_stack_the_camera_saw_moved_under_a_quick_hand_is_the_answer() -> None:
+    """Lifted and set back within one frame of the hand (camera benchmark game 31: the
+    players went on before a longer hold): the stack came back moved, and that is the
+    answer; the same quick hand over a stack it did not move says nothing."""
+    cam, s, (a, b), landed = prompted()
+    before = list(cam.ctl.actions)
+    cam.frames(hide(landed, (1 << a) | (1 << b)), 0.2)
+    cam.frames(landed, 1.0, touched=1 << b)
+    assert cam.ctl.actions == [*before, CELL_NAMES[s] + CELL_NAMES[b]]
+    cam, s, (a, b), landed = prompted()
+    cam.frames(hide(landed, 1 << a), 0.2)
+    cam.frames(landed, 2.0, touched=1 << b)  # b moved, but the hand was never over it
+    assert cam.ctl.actions == before
+
+
+@pytest.mark.parametrize("lifted_since", [False, True])
+def test_a_quick_hand_answers_only_on_the_board_the_prompt_began_with(lifted_since: bool) -> None:
+    """A stack the next player lifted after the prompt began, carried and set down on a
+    prompted cell, comes out from under a quick hand moved too (simulated camera session 4:
+    B2A1 read as the answer A1): once the board changed since the prompt, a quick hand says
+    nothing; the hand held ``hold`` seconds still does."""
+    ev = CameraEvidence()
+    watch = (1 << 10) | (1 << 11)
+    before = "w" * 49
+    now = before[:30] + "." + before[31:] if lifted_since else before
+    ev.observe(watch, 0, 0, 0.0, before, before)  # the prompt begins
+    ev.observe(watch, 1 << 10, 0, 1.0, hide(now, 1 << 10), now)  # a quick hand over one
+    ev.observe(watch, 0, 1 << 10, 1.2, now, now)  # gone: that stack came back moved
+    assert ev.answer == (0 if lifted_since else 1 << 10)
+
+
 def placing_camera(moves: list[str]) -> tuple[Camera, Game]:
     g = Game.from_moves(moves)
     cam = Camera(TableController(game=g, colours=True))

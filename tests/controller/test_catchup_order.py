@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from table_helpers import PLACEMENT, Feeder, board, edit, replay_from
 
-from controller.table.catchup import search
-from controller.table.decision import decide
+from controller.table.catchup import Hypothesis, Result, search
+from controller.table.decision import MAX_DISORDER, decide
 from engine.game import Game
 from engine.geometry import CELL_NAMES, iter_cells
 from engine.move import Move
@@ -180,3 +181,49 @@ def test_a_knocked_stack_is_not_a_take_back_out_of_the_order_seen() -> None:
     f.read(done)  # put back
     assert f.ctl.actions == _KNOCK_GAME
     assert f.ctl.explanation.kind == "idle"
+
+
+def test_a_sequence_far_out_of_the_order_seen_explains_nothing() -> None:
+    """Camera benchmark game 20: G4, vacated by G4I4, never read empty, and five moves later
+    the only explanation of the board had J4's stack land on I3, a cell seen empty 8 s before
+    J4 was first seen empty. Blind to that order it is committed (a wrong record); with it,
+    nothing explains the board."""
+    case = json.loads((DATA / "disorder_game20.json").read_text())
+    g = Game.from_moves(case["moves"])
+    since = [float("inf") if s is None else s for s in case["since"]]
+    blind = decide(search(g, case["snap"], hidden=case["hidden"]))
+    assert blind.kind == "commit" and blind.moves[0] == Move.parse("J4I3")
+    result = search(g, case["snap"], hidden=case["hidden"], since=since)
+    assert result.hypotheses and not any(h.ordered for h in result.hypotheses)
+    assert min(h.disorder for h in result.hypotheses) > MAX_DISORDER
+    assert decide(result).kind == "none"
+
+
+@pytest.mark.parametrize(("disorder", "kind"), [(0.0, "commit"), (MAX_DISORDER, "commit"),
+                                                (MAX_DISORDER + 0.1, "none")])
+def test_a_flicker_out_of_order_still_explains(disorder: float, kind: str) -> None:
+    """When no sequence in the order seen explains the board, one out of it by no more than a
+    flickering cell can put it (camera benchmark game 22: 1.1 s) still does."""
+    h = Hypothesis(0, (Move.parse("E2F3"), Move.parse("E3G3")), None, (1, 2, 0, 0), True,
+                   disorder == 0, disorder)
+    assert decide(Result([h], 10)).kind == kind
+
+
+def test_a_stack_in_the_hand_after_another_first_action_keeps_it_open() -> None:
+    """Simulated camera session 422: a prompt (F4 to F3 or G5) unanswered, then the next
+    player lifts E3. F4E3 with E3 then set on a stack of its colour explains the board as
+    well as F4F3 or F4G5 with E3 in the hand: F4E3 is not committed; the prompt stays."""
+    e3 = CELL_NAMES.index("E3")
+
+    def hyp(*moves: str, lifted: int | None = None) -> Hypothesis:
+        ms = tuple(Move.parse(m) for m in moves)
+        return Hypothesis(0, ms, lifted, (hash(moves), 74, 0, 0), True)
+
+    options = [hyp("F4F3", lifted=e3), hyp("F4G5", lifted=e3), hyp("F4E3", "PASS", lifted=e3),
+               hyp("F4E3", "PASS", "E3G5", "PASS"), hyp("F4E3", "PASS", "E3C1", "PASS")]
+    d = decide(Result(options, 10), slack=1)
+    assert d.kind == "choose" and d.source == CELL_NAMES.index("F4")
+    assert {CELL_NAMES[c] for c in iter_cells(d.choice)} == {"F3", "G5", "E3"}
+    # every explanation that sets E3 down agrees with the ones in the hand: committed
+    agreed = [h for h in options if h.moves[0] == Move.parse("F4E3")]
+    assert decide(Result(agreed, 10), slack=1).moves[:1] == (Move.parse("F4E3"),)

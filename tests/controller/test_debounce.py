@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.table.debounce import Debouncer, Timing
+from controller.table.debounce import FLICKER, Debouncer, Timing
 
 E = "." * 49
 A = "x" + "." * 48
@@ -166,3 +166,25 @@ def test_a_cell_emptied_when_it_first_read_empty_through_a_flicker() -> None:
     assert d.first_empty(0) == float("inf")
     d.feed(5.3, E)
     assert d.first_empty(0) == 5.3
+
+
+def test_a_cell_emptied_before_a_flicker_of_seconds_as_far_as_flicker_empty_says() -> None:
+    """``flicker_empty``: a vacated cell on printed paper reads its circle as a top for two
+    seconds on end (camera benchmark game 24's I5); it may have emptied at its first empty
+    reading before that. A top read for ``FLICKER`` seconds was a stack standing there."""
+    inf = float("inf")
+    d = Debouncer()
+    d.feed(0.0, A)
+    d.feed(1.0, E)  # lifted
+    d.feed(1.2, A)  # the circle read as a top, 2 s ('?' aside)
+    d.feed(2.0, "?" + E[1:])
+    d.feed(3.2, A)
+    d.feed(3.3, E)
+    since = [3.3] + [inf] * 48
+    assert d.first_empty(0) == 3.3  # (more than STEADY: forgotten)
+    assert d.flicker_empty(since)[0] == 1.0
+    assert d.flicker_empty([inf] * 49)[0] == inf  # only a cell seen empty is taken back
+    d.feed(3.4, A)
+    d.feed(3.4 + FLICKER, A[:1] + "w" + A[2:])  # a top read steadily: a stack stood there
+    d.feed(3.5 + FLICKER, E)
+    assert d.flicker_empty([3.5 + FLICKER] + [inf] * 48)[0] == 3.5 + FLICKER
