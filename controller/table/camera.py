@@ -156,12 +156,11 @@ class CameraEvidence:
         under it half as long): the one the camera saw moved while the hand was there
         (lifted and set back; under a quick hand only while the board reads as when the
         prompt began). Else the only one under the hand itself, when the camera saw no stack
-        moved at all, the hand hid only
-        cells round that one, and no other watched cell beside it read otherwise or had the
-        hand round it (a sleeve over the stack the hand moved reads as a piece, its ring of
-        neighbours as the hand). And only when the hand changed nothing else: the board reads
-        as it did when the hand came wherever it is readable (a hand that took a stack away,
-        or set one down, was the next player's)."""
+        moved at all, the hand hid only cells round that one, and no other watched cell
+        beside it read otherwise or had the hand round it (a sleeve over the stack the hand
+        moved reads as a piece, its ring of neighbours as the hand). And only when the hand
+        changed nothing else: the board reads as it did when the hand came wherever it is
+        readable (a hand that took a stack away, or set one down, was the next player's)."""
         if _differ(self._before, board):
             return 0
         moved = (held | brief) & touched & ~self._touched  # moved while this hand was there

@@ -422,9 +422,8 @@ def search(
     (infinity: not empty); sequences that disagree with that order are not ``ordered``, and
     the search goes deeper for ordered ones; ``loose``: the same as far as a flickering cell
     may have hidden it (each out-of-order sequence's ``disorder`` is measured against it;
-    default ``since``). ``unseen``: stacks on cells that read '?' may
-    have moved too (never certain). Forward sequences come first; take-backs only when none
-    fits.
+    default ``since``). ``unseen``: stacks on cells that read '?' may have moved too (never
+    certain). Forward sequences come first; take-backs only when none fits.
     """
     limits = limits or Limits()
     start = time.perf_counter()
