@@ -18,7 +18,7 @@ play as people do (and as the outside renderer of ../shared/camera-games does):
   cell seen empty) and set back, or next/confirm are pressed;
 - each stack stands a few millimetres off its cell's centre (up to 2.5 mm each way), drawn anew
   only when a stack is set down there (placed, landed, set back): untouched stacks never move,
-  so the camera can tell the stack a hand moved (``SnapshotEvent.touched``, vision.touch);
+  so the camera can tell the stack a hand moved (``SnapshotEvent.touched``, vision.cues.touch);
 - wrong pieces swapped, knocked stacks put back, late removals, unanswered prompts, blackouts.
 
 Every frame goes through the play path: ``CameraSensor`` with the controller's committed

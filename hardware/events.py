@@ -35,7 +35,7 @@ class SnapshotEvent:
     """All 49 cells as sensed at time ``t`` (seconds, the source's clock); ``polarity``:
     the hall board's per-cell magnet polarity of this very frame ('.', 'n', 's', '?'), or ''
     when the source has none; ``touched``: a camera's mask of the stacks that came out from
-    under a hand moved (lifted and set down again: vision.touch), 0 when it has none."""
+    under a hand moved (lifted and set down again: vision.cues.touch), 0 when it has none."""
 
     t: float
     cells: str

@@ -23,8 +23,11 @@ ALLOWED: dict[str, set[str]] = {
     "controller.files": set(),  # the standard library only
     "controller.interrupts": set(),  # the standard library only
     "hardware": {"engine"},
-    "vision": {"engine", "hardware"},  # hardware: the events the camera backend emits
-    "vision.synthetic": {"engine", "vision"},
+    # hardware: the events the camera backend emits; the reader's cues sit inside vision's
+    # own order (VISION_TIERS): above the sampling, below the colour model
+    "vision": {"engine", "hardware", "vision.cues"},
+    "vision.cues": {"engine", "vision"},
+    "vision.synthetic": {"engine", "vision", "vision.cues"},
     "controller.table": {"engine", "hardware"},
     "controller.journal": {"engine"},
     "controller.remote": {"engine", "controller.table", "controller.publish"},
@@ -52,6 +55,33 @@ _BELOW_SIM = {"engine", "hardware", "vision", "controller.i18n", "controller.fil
 ALLOWED["controller.sim"] = _BELOW_SIM
 ALLOWED["controller.web"] = _BELOW_SIM
 ALLOWED["controller.cli"] = _BELOW_SIM | {"vision.synthetic", "controller.sim", "controller.web"}
+
+
+#: vision's own floors, bottom up: a file imports only files on its floor's level or below
+#: (the cues among themselves; a top-level file none of its own level).
+VISION_TIERS: list[set[str]] = [
+    {"vision.geometry", "vision.stats"},
+    {"vision.pose", "vision.sampling"},
+    {"vision.cues"},
+    {"vision.classify"},
+    {"vision.calibration", "vision.framing", "vision.sheet"},
+    {"vision.reader"},
+    {"vision.backend"},
+]
+#: At most this many files at vision's top level (the cues have a folder of their own).
+VISION_TOP_FILES = 14
+
+
+def vision_tier(module: str) -> int | None:
+    """The floor of a vision module (``vision.cues.*`` counts as ``vision.cues``)."""
+    parts = module.split(".")
+    if parts[0] != "vision" or len(parts) < 2:
+        return None
+    key = ".".join(parts[:2])
+    for floor, members in enumerate(VISION_TIERS):
+        if key in members:
+            return floor
+    return None
 
 
 def part_of(module: str) -> str:
@@ -112,6 +142,33 @@ def test_no_part_imports_one_above_it() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+def test_vision_files_stand_on_their_floors() -> None:
+    """pose and sampling, then the cues, then the colour model, calibration, the reader and
+    the backend: no vision file imports one on a higher floor (or, at the top level, its own)."""
+    unplaced = sorted(m for m in GRAPH if m.startswith("vision.")
+                      and not m.startswith("vision.synthetic") and m != "vision.cues"
+                      and vision_tier(m) is None)
+    assert not unplaced, f"add these to VISION_TIERS (and CONTRIBUTING.md): {unplaced}"
+    wrong = []
+    for module, targets in GRAPH.items():
+        here = vision_tier(module)
+        if here is None:
+            continue
+        for target in targets:
+            there = vision_tier(target)
+            if there is None:
+                continue
+            same_cue = module.startswith("vision.cues") and target.startswith("vision.cues")
+            if there > here or (there == here and not same_cue):
+                wrong.append(f"{module} imports {target}")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_vision_top_level_stays_small() -> None:
+    top = sorted(p.name for p in (ROOT / "vision").glob("*.py"))
+    assert len(top) <= VISION_TOP_FILES, f"vision/ holds {len(top)} files: {top}"
+
+
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     """The groups of files that import each other (Tarjan's strongly connected components)."""
     index: dict[str, int] = {}
@@ -168,4 +225,7 @@ def test_the_checks_can_fail() -> None:
     assert part_of("controller.runner") == "controller.runner"
     assert part_of("vision.synthetic.render") == "vision.synthetic"
     assert part_of("vision.reader") == "vision"
+    assert part_of("vision.cues.touch") == "vision.cues"
+    assert vision_tier("vision.cues.touch") == vision_tier("vision.cues")
+    assert vision_tier("vision.reader") > vision_tier("vision.classify")  # type: ignore[operator]
     assert "controller.cli" not in ALLOWED["controller.sim"]

@@ -14,10 +14,10 @@ from hardware.camera import FrameSource, source_from_config
 from hardware.clock import Clock
 from hardware.events import SnapshotEvent, check_snapshot
 from vision.calibration import Calibration
+from vision.cues.touch import TouchWatch
 from vision.geometry import BoardGeometry
 from vision.pose import BoardNotFoundError
 from vision.reader import BoardReader, Reading
-from vision.touch import TouchWatch
 
 UNREADABLE = "?" * NUM_CELLS
 HIDDEN = "hidden by a stack"  # vision.classify's reason for a cell behind a taller stack

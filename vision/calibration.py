@@ -15,7 +15,7 @@ import numpy as np
 from engine.errors import DvonnError
 from engine.geometry import NUM_CELLS
 from vision.classify import ColourModel
-from vision.colour_dist import PIECES
+from vision.cues.colour_dist import PIECES
 from vision.geometry import BoardGeometry
 
 FORMAT = "dvonn-board-camera-calibration"

@@ -29,7 +29,7 @@ import numpy as np
 
 from engine.errors import DvonnError
 from engine.geometry import NUM_CELLS
-from vision.colour_dist import (
+from vision.cues.colour_dist import (
     PIECES,
     dark_tops,
     dist,
@@ -37,8 +37,10 @@ from vision.colour_dist import (
     local_empty_dist,
     piece_dists,
 )
-from vision.frame_classes import MIN_STD, PRIOR_WEIGHT, black_tint, piece_models
-from vision.measure import (
+from vision.cues.frame_classes import MIN_STD, PRIOR_WEIGHT, black_tint, piece_models
+from vision.cues.new_tops import new_tops, outline_bare
+from vision.cues.own_look import NEW_CHROMA, CellLooks
+from vision.sampling import (
     Board,
     CellSamples,
     Measured,
@@ -49,8 +51,6 @@ from vision.measure import (
     print_match,
     profile_match,
 )
-from vision.new_tops import new_tops, outline_bare
-from vision.own_look import NEW_CHROMA, CellLooks
 from vision.stats import median, percentile
 
 #: Piece priors: centre and spread of (log brightness, (R-G)/L, (B-G)/L) after normalising by
@@ -64,6 +64,13 @@ EMPTY_STD = (0.10, 0.035, 0.04)
 #: round (twice a piece's change) before any top of its colour was seen (glossy ivory under a
 #: warm lamp: camera game 25's first white top clips 10 %).
 FIRST_GLOSS = 0.2
+#: The disc edge a new top needs where its board changed all round (in disc-edge bars): twice
+#: the bar, as a surprise should; once the bar (what an expected top needs) where the board
+#: round it changed twice over, or where the cell read this new top in the last frame that
+#: judged it. A small board far from the camera blurs a white top's edge on a pale board to
+#: 1.3-2 bars (outside camera games 5 and 9: A2 read by turns, I3 never).
+NEW_EDGE = 2.0
+KEPT_EDGE = 1.0
 
 
 def placing(heights: np.ndarray | None) -> bool:
@@ -97,8 +104,11 @@ class ColourModel:
     #: The median outline profile of the empty cells, once a frame showed many (``classify``):
     #: on a nearly full board the new pieces would be most of the frame's own examples.
     empty_profile: np.ndarray | None = field(default=None, repr=False, compare=False)
-    #: Each cell's own look when last seen empty in a still frame (``vision.own_look``).
+    #: Each cell's own look when last seen empty in a still frame (``vision.cues.own_look``).
     looks: CellLooks = field(default_factory=CellLooks, repr=False, compare=False)
+    #: Per cell: the last frame that judged it read a new top where the heights say empty.
+    new_top: np.ndarray = field(default_factory=lambda: np.zeros(NUM_CELLS, bool), repr=False,
+                                compare=False)
     thresholds: Thresholds = field(default_factory=Thresholds)
     #: When a dict, ``classify`` leaves its intermediate figures there (diagnostics).
     debug: dict[str, Any] | None = field(default=None, repr=False, compare=False)
@@ -283,7 +293,7 @@ class ColourModel:
             elif board.disturbed[c] >= th.disturbed and not whole_top[c] and not (
                     # Where the position says empty, a cell that is the empty board closely
                     # is seen, whatever lies round it: a hand over it hides its print
-                    # (vision.hands), and one the colour of the board is caught there; a
+                    # (vision.cues.hands), and one the colour of the board is caught there; a
                     # little less closely where most of its print shows all round.
                     heights is not None and not occupied[c] and (
                         de[c] <= 0.25 * th.empty or (de[c] <= 0.35 * th.empty
@@ -383,10 +393,13 @@ class ColourModel:
                         clearly = d_empty >= max(3.0 * d_piece, 0.015)
                     if self.debug is not None:
                         self.debug.setdefault("outline", {})[c] = (d_piece, d_empty)
-                if (not clearly and still and (moved[c] >= 1.0 or tinted[c] or (
+                edge_new = KEPT_EDGE if (moved[c] >= 2.0 or self.new_top[c]) else NEW_EDGE
+                # (a new top once read is kept while a hand is elsewhere: players do not wait)
+                if (not clearly and (still or self.new_top[c]) and (
+                        moved[c] >= 1.0 or tinted[c] or (
                         moved[c] >= 0.5 and rim[c] >= max(4.0 * bars[c], 8.0 * print_rim)))
                         and piece_ok
-                        and best <= 0.25 * th.unknown and rim[c] >= 2.0 * bars[c]
+                        and best <= 0.25 * th.unknown and rim[c] >= edge_new * bars[c]
                         and pm.spread[c] <= even[order[0]]
                         and (pm.saturated[c] <= gloss[order[0]] or (
                             k == "w" and (whites_clip or lit[c])) or (
@@ -433,7 +446,12 @@ class ColourModel:
                               no_print=no_print, board=board, measured=m, means=means,
                               stds=stds, dp=dp, de=de, pdp=pdp, pnll=pnll,
                               base_de=base_de, base_dp=base_dp, rim=rim, empty_c=empty_c,
-                              empty_s=empty_s, usable=usable, mixed=mixed, tint=tint)
+                              empty_s=empty_s, usable=usable, mixed=mixed, tint=tint,
+                              still=still, tinted=tinted, even=even, gloss=gloss)
+        if heights is not None:
+            read = np.array([x in PIECES for x in labels])
+            judged = read | np.array([x == "." for x in labels])
+            self.new_top = np.where(judged, read & ~occupied, self.new_top & ~occupied)
         if heights is not None and not heights.any() and all(x == "." for x in labels):
             self._learn_empty_board(m, board, usable)
         if heights is not None and still:

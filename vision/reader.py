@@ -18,13 +18,13 @@ from engine.errors import DvonnError
 from engine.geometry import CELL_NAMES, NUM_CELLS
 from vision.calibration import Calibration, CalibrationError
 from vision.classify import ColourModel
+from vision.cues.hands import Cover, HandDetector, hide_covered, mark_covered
+from vision.cues.own_look import read_bare
+from vision.cues.taller import read_taller
 from vision.geometry import BoardGeometry
-from vision.hands import Cover, HandDetector, hide_covered, mark_covered
-from vision.measure import CellSamples, odd_whites, rim_profile
-from vision.own_look import read_bare
 from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, Pose, pose_from_markers
+from vision.sampling import CellSamples, odd_whites, rim_profile
 from vision.stats import median, percentile
-from vision.taller import read_taller
 
 #: Sample pattern on a top face, in disc radii: centre, 6 at 0.28 and 12 at 0.52, off the
 #: directions toward the neighbours (where printed lattice lines run through empty cells).
@@ -375,7 +375,7 @@ class BoardReader:
 
     def _cover(self, frame: np.ndarray, grey: np.ndarray | None, pose: Pose,
                heights: Sequence[int] | None, labels: str) -> Cover:
-        """The cells a hand or sleeve covers, by the board's print (vision.hands)."""
+        """The cells a hand or sleeve covers, by the board's print (vision.cues.hands)."""
         if grey is None:
             grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         cal = self.calibration

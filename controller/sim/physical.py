@@ -10,7 +10,7 @@ covers). They behave like real people at a real table, not like the controller's
   and now and then the prompt is left unanswered and the next player moves first (answering
   it later, while it still blinks); at a camera table the gesture is mostly made under the
   hand (the camera sees a hand over the cell, never the cell empty: it tells the stack set
-  back by ``touched``, as vision.touch does, and misses one now and then), else the stack is
+  back by ``touched``, as vision.cues.touch does, and misses one now and then), else the stack is
   held up aside (the cell seen empty) and set back;
 - cut-off stacks are sometimes taken away only after the next player has started;
 - a knocked stack is put back; a wrong piece is put down and swapped;

@@ -6,7 +6,7 @@ is over the cell, and the cell reads ``?``. So the prompt's answer with a camera
 gesture as on a hall board, as a camera sees it (:meth:`CameraEvidence.observe`): the chosen
 stack lifted and set back under the hand, then in view again. A stack set down again never
 lands exactly where it stood: the camera tells the one the hand moved from the candidates the
-hand only passed over (``touched``, vision.touch), and a hand over it half of ``hold`` is
+hand only passed over (``touched``, vision.cues.touch), and a hand over it half of ``hold`` is
 enough then (players in a hurry: one frame); when it saw none moved, the one blinking cell
 that was under the hand at least ``hold`` seconds answers. The answer narrows the
 catch-up's explanations (:meth:`CameraEvidence.keep`) until the action is committed; a

@@ -24,8 +24,6 @@ GAMES = sorted(p for p in SHARED.iterdir() if (p / "frames.jsonl").is_file()) \
 #: game that starts to follow turns the run red until its mark is taken off.
 STALLS = {
     "game-5": "issue 41: a white piece on a pale board, small and turned, is never read",
-    "game-9": "issue 41: a white piece on a pale board, small and turned, is never read",
-    "game-11": "issue 41: the lift-and-set-back answer to choose-destination at action 51",
 }
 
 

@@ -6,12 +6,12 @@ controller had committed when the frame came).
   had taught two black tops brighter than the black prior, read '?' ("neither empty nor a
   piece") for seconds: it fitted black at 0.35 and white at 7.9, but the taught black class
   was so wide that its width cost more than white's distance. The top is 0.4 darker than the
-  felt round it, white tops are 0.4 brighter: white is ruled out (vision.new_tops).
+  felt round it, white tops are 0.4 brighter: white is ruled out (vision.cues.new_tops).
 - Game 15 (cream paper, 28 deg tilt), t=30.4: F3's white top read '.'. White on cream is the
   paper's brightness, and the board's print round the cell (brightness only) changed a third
   of what makes a new piece; the frame kept the piece as F3's empty look, and once the
   placement was committed F3 read "the stack is gone". Its tint is not the paper's: the colour
-  at its centre left the range it showed while empty by 0.13 (vision.own_look.chroma_off).
+  at its centre left the range it showed while empty by 0.13 (vision.cues.own_look.chroma_off).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 from engine.geometry import parse_cell
-from vision.own_look import NEW_CHROMA
+from vision.cues.own_look import NEW_CHROMA
 from vision.reader import BoardReader
 
 DATA = Path(__file__).resolve().parent / "data" / "camera-games"

@@ -1,5 +1,5 @@
 """An empty cell beside a hand whose colour is nearly the empty board's (a little off it: the
-hand's shade, its reflected colour) and whose print shows all round (vision.hands: under 40 %
+hand's shade, its reflected colour) and whose print shows all round (vision.cues.hands: under 40 %
 of the print's directions missing) is seen empty, not "something over the board here": a
 hand over it would hide its print (renderer seed 1, frame 215)."""
 

@@ -4,7 +4,7 @@ fills, black pieces nearly its colour, the camera at 13 deg.
 At ply 74 B2's black stack moved onto C2 (whose top was black too) and the stacks it cut off
 were taken away; earlier cut-off stacks had been taken away too (B1, C3, C4, D3, C5: the
 heights say empty there). Those cells read 'b', no sequence of moves explained the board and
-the game stalled. Two cues of the cell's own look (``vision.own_look``): one direction of
+the game stalled. Two cues of the cell's own look (``vision.cues.own_look``): one direction of
 eight or more may have changed where stacks a few pieces taller than the heights say would
 hide it (C2, the move's destination, leaned over B2's direction toward it: 0.56, the other
 seven 0.03 at most), and a cell the heights call empty that reads a piece reads '.' where

@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from engine.geometry import NEIGHBOURS, NUM_CELLS
-from vision.measure import Thresholds
-from vision.own_look import GONE_AFTER, CellLooks, read_bare
+from vision.cues.own_look import GONE_AFTER, CellLooks, read_bare
+from vision.sampling import Thresholds
 
 CELL = 24
 

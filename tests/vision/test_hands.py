@@ -1,4 +1,4 @@
-"""Covered cells (vision.hands): a hand or sleeve the colour of the board hides the board's
+"""Covered cells (vision.cues.hands): a hand or sleeve the colour of the board hides the board's
 print, so the cells under it read '?', and the cells beside it keep their reading."""
 
 from __future__ import annotations
@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from engine.geometry import NEIGHBOURS, NUM_CELLS
-from vision.geometry import BoardGeometry
-from vision.hands import (
+from vision.cues.hands import (
     ANGLES,
     RADII,
     Cover,
@@ -17,8 +16,9 @@ from vision.hands import (
     mark_covered,
     print_cover,
 )
-from vision.measure import CellSamples
+from vision.geometry import BoardGeometry
 from vision.reader import BoardReader
+from vision.sampling import CellSamples
 from vision.synthetic.materials import BOARD_STYLES
 from vision.synthetic.render import heights_of, random_position, random_scene, render
 

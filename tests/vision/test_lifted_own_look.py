@@ -13,9 +13,9 @@ from dataclasses import replace
 import numpy as np
 from test_new_tops import TILTED_SHEET
 
-from vision.measure import CellSamples, Thresholds
-from vision.own_look import CellLooks
+from vision.cues.own_look import CellLooks
 from vision.reader import BoardReader
+from vision.sampling import CellSamples, Thresholds
 from vision.synthetic.render import render
 
 #: Camera game 4's table: the project's sheet in cream ('beige'), a 6300 K lamp, 34 deg tilt.

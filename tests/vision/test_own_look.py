@@ -80,7 +80,7 @@ def test_the_tint_at_an_empty_cells_centre_is_a_new_piece_in_the_placing_phase_o
     tint between ink and paper from frame to frame read as a new white piece (camera game 24's
     E1), and the game stalled."""
     from vision import classify
-    from vision.own_look import CellLooks
+    from vision.cues.own_look import CellLooks
 
     assert classify.placing(None) and classify.placing(np.array([1] * 48 + [0]))
     assert not classify.placing(np.array([1] * 49))  # all down: the moves begin

@@ -12,8 +12,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from engine.geometry import NUM_CELLS, board_xy
-from vision.measure import Thresholds
-from vision.own_look import CellLooks
+from vision.cues.own_look import CellLooks
+from vision.sampling import Thresholds
 
 CELL = 24
 DIRECTIONS, RADII = 12, 18

@@ -1,4 +1,4 @@
-"""vision.touch: a stack the hand set down again moved; one the hand only passed over did not."""
+"""vision.cues.touch: a stack the hand set down again moved; one it only passed over did not."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 
 from engine.geometry import NUM_CELLS
+from vision.cues.touch import TouchWatch
 from vision.geometry import BoardGeometry
-from vision.touch import TouchWatch
 
 G = BoardGeometry()
 SCALE = 1.6  # px per mm
@@ -55,3 +55,32 @@ def test_a_cell_under_a_hand_that_comes_back_as_it_was_is_not_touched() -> None:
     watch.update(frame({}, 1), project, heights, clear)
     watch.update(frame({}, 2), project, heights, under)
     assert watch.update(frame({}, 3), project, heights, clear) == 0
+
+
+def _neighbours_under_a_hand(shaken: float, monkeypatch: object = None) -> int:
+    """Cells 20 and 21 under one hand: 21 set down 3 mm off, its neighbour 20 only nudged
+    (its look changes a little: what a tall stack set down beside it does to it)."""
+    watch = TouchWatch(G.cell_centres_mm(), G.disc_radius_mm, G.thickness_mm)
+    heights = [1] * NUM_CELLS
+    clear = "w" * NUM_CELLS
+    hand = (1 << 20) | (1 << 21)
+    under = "".join("?" if (hand >> c) & 1 else ch for c, ch in enumerate(clear))
+    watch.update(frame({}, 1), project, heights, clear)
+    watch.update(frame({}, 2), project, heights, under)
+    return watch.update(frame({21: (2.5, -1.5), 20: (shaken, 0.0)}, 3), project, heights, clear)
+
+
+def test_a_neighbour_changed_far_less_than_the_stack_set_down_beside_it_was_only_shaken(
+        ) -> None:
+    import vision.cues.touch as touch
+
+    assert _neighbours_under_a_hand(0.6) == 1 << 21
+    # the nudge alone is a change the watch would call touched: the rule is what drops it
+    saved = touch.SHAKEN
+    try:
+        touch.SHAKEN = 1e9
+        assert _neighbours_under_a_hand(0.6) == (1 << 21) | (1 << 20)
+    finally:
+        touch.SHAKEN = saved
+    # two stacks both set down off their places under one hand are both touched
+    assert _neighbours_under_a_hand(2.5) == (1 << 21) | (1 << 20)

@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.colour_dist import PIECES, gate, piece_dists
-from vision.measure import Board, CellSamples, Measured, Thresholds, measure
+from vision.cues.colour_dist import PIECES, gate, piece_dists
+from vision.sampling import Board, CellSamples, Measured, Thresholds, measure
 from vision.stats import median
 
 

@@ -70,7 +70,7 @@ class CellSamples:
     #: (49, 2) pixels of the cells' centres on the board (z = 0): where the camera sees each
     #: cell (a cell's own look is comparable between frames only while this stays put).
     anchor: np.ndarray | None = None
-    #: (49,) cells a hand or sleeve covers (vision.hands), when known, and the share of the
+    #: (49,) cells a hand or sleeve covers (vision.cues.hands), when known, and the share of the
     #: board's print missing round each (nan: no verdict).
     covered: np.ndarray | None = None
     print_missing: np.ndarray | None = None

@@ -13,20 +13,30 @@ the cell reads that colour.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 import numpy as np
 
 from engine.geometry import NEIGHBOURS, NUM_CELLS
-from vision.classify import ColourModel
-from vision.colour_dist import PIECES, gate, piece_dists
-from vision.measure import CellSamples, measure, measure_board
+from vision.cues.colour_dist import PIECES, gate, piece_dists
+from vision.sampling import CellSamples, Thresholds, measure, measure_board
 
 MIXED = "mixed colours"
 #: How many pieces higher the top is looked for (a DVONN move carries at most a few).
 MAX_EXTRA = 4
 
 
-def read_taller(sample: Callable[[Sequence[int]], CellSamples], model: ColourModel,
+class PieceModel(Protocol):
+    """What this read takes of the colour model (``vision.classify.ColourModel``), which
+    sits above the cues."""
+
+    thresholds: Thresholds
+    board: np.ndarray | None
+    means: dict[str, np.ndarray]
+    stds: dict[str, np.ndarray]
+
+
+def read_taller(sample: Callable[[Sequence[int]], CellSamples], model: PieceModel,
                 heights: Sequence[int], labels: str, conf: list[float], reasons: list[str],
                 covered: np.ndarray) -> tuple[str, list[float], list[str]]:
     """``labels`` with the occupied cells read '?' for mixed colours read at a greater height

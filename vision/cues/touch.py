@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from engine.geometry import NUM_CELLS
-from vision.colour_dist import NEIGHBOURING
+from vision.cues.colour_dist import NEIGHBOURING
 
 #: Sample rings across a top's outline, in disc radii, and the directions round it.
 _RADII = np.array([0.3, 0.6, 0.85, 1.0, 1.15, 1.3])
@@ -28,6 +28,11 @@ _ANGLES = np.radians(np.arange(0, 360, 15))
 RATIO = 2.0
 #: Stacks compared to judge the light's and the noise's own change between two frames.
 LEAST_OTHERS = 3
+#: A stack set down a few millimetres off its place hides a little more or less of its
+#: neighbours and moves its shadow over them: a neighbour that came out from under the same
+#: hand changed too, but this many times less (outside camera game 11: E1 lifted and set back
+#: changed 89, its neighbour E2 14, against the other stacks' 5.6). It was only shaken.
+SHAKEN = 3.0
 
 
 _NEIGHBOURS = NEIGHBOURING.astype(np.int8)
@@ -92,10 +97,17 @@ class TouchWatch:
         seen = occupied & ~hidden
         for c in np.flatnonzero(hidden):
             self.touched &= ~(1 << int(c))
-        for c in np.flatnonzero(seen & self._hidden):
-            ref = int(self._last_seen[c])
-            if ref in self._frames and self._touched(int(c), ref, looks, key, seen):
-                self.touched |= 1 << int(c)
+        moved: dict[int, float] = {}
+        for out in np.flatnonzero(seen & self._hidden).tolist():
+            ref = int(self._last_seen[out])
+            if ref in self._frames:
+                change = self._touched(out, ref, looks, key, seen)
+                if change is not None:
+                    moved[out] = change
+        for cell, change in moved.items():
+            if not any(NEIGHBOURING[cell, d] and other >= SHAKEN * change
+                       for d, other in moved.items()):
+                self.touched |= 1 << cell
         self._frames[now] = (looks, key, seen)
         self._last_seen[seen] = now
         self._hidden = hidden
@@ -105,14 +117,17 @@ class TouchWatch:
         return self.touched
 
     def _touched(self, c: int, ref: int, looks: np.ndarray, heights: tuple[int, ...],
-                 seen: np.ndarray) -> bool:
+                 seen: np.ndarray) -> float | None:
+        """How much cell ``c`` changed since frame ``ref`` when that is clearly more than the
+        other stacks changed (touched), else None."""
         old, old_heights, old_seen = self._frames[ref]
         if old_heights[c] != heights[c]:
-            return False  # sampled at another height: not comparable
+            return None  # sampled at another height: not comparable
         same = np.array([a == b for a, b in zip(old_heights, heights, strict=True)])
         others = np.flatnonzero(seen & old_seen & same)
         others = others[others != c]
         if len(others) < LEAST_OTHERS:
-            return False
+            return None
         base = float(np.median([_change(looks[d], old[d]) for d in others]))
-        return _change(looks[c], old[c]) >= RATIO * max(base, 0.5)
+        change = _change(looks[c], old[c])
+        return change if change >= RATIO * max(base, 0.5) else None

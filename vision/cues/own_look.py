@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.geometry import NUM_CELLS, board_xy
-from vision.colour_dist import NEIGHBOURING, WITHIN_TWO
-from vision.measure import CellSamples, Thresholds, _median, features, ring_change
+from vision.cues.colour_dist import NEIGHBOURING, WITHIN_TWO
+from vision.sampling import CellSamples, Thresholds, _median, features, ring_change
 
 
 def _toward(directions: int) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Distances of measured top colours from the piece classes, and the gates that rule a class
 out (white and black are neutral, red is red): shared by the colour model and the reads that
-look for a top elsewhere (``vision.taller``)."""
+look for a top elsewhere (``vision.cues.taller``)."""
 
 from __future__ import annotations
 

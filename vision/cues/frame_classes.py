@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from engine.geometry import NUM_CELLS
-from vision.colour_dist import PIECES, gate, piece_dists, red_hue
-from vision.measure import Measured
+from vision.cues.colour_dist import PIECES, gate, piece_dists, red_hue
+from vision.sampling import Measured
 from vision.stats import median
 
 #: Floors of the spreads a frame or the game may learn (noise, light, JPEG).

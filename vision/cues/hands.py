@@ -25,8 +25,8 @@ import numpy as np
 
 from engine.geometry import NEIGHBOURS, NUM_CELLS
 from vision.geometry import BoardGeometry
-from vision.measure import CellSamples, measure
 from vision.pose import Pose
+from vision.sampling import CellSamples, measure
 from vision.stats import median, percentile
 
 #: Rays around each cell (board coordinates) and the radii sampled on them, in disc radii:
