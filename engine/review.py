@@ -115,9 +115,12 @@ def _weight(game: Game) -> float:
 
 def review(moves: Sequence[Move], *, budget: float = DEFAULT_TIME,
            clock: Clock = time.monotonic, searcher: Searcher | None = None,
-           progress: Progress | None = None) -> Review:
+           progress: Progress | None = None,
+           reviewed: Callable[[ActionReview], None] | None = None) -> Review:
     """Review the game of ``moves`` (legal, from the empty board) in about ``budget``
-    seconds. ``progress`` is told after each position. Ctrl-C returns what is done."""
+    seconds. ``progress`` is told after each position, ``reviewed`` each action as soon as
+    its review is known (in order: a page draws the graph as it grows). Ctrl-C returns what
+    is done."""
     start = clock()
     game = Game()
     weights, sides = [], []
@@ -144,7 +147,11 @@ def review(moves: Sequence[Move], *, budget: float = DEFAULT_TIME,
                 share = min(STRETCH * remaining * weights[i] / left, remaining) if left \
                     else remaining
                 scores.append(_score(game, s, max(share, MIN_SEARCH), played))
+            known = len(out.actions)
             _collect(out, moves, sides, scores)
+            if reviewed is not None:
+                for action in out.actions[known:]:
+                    reviewed(action)
             if progress is not None:
                 progress(i + 1, len(moves) + 1, clock() - start)
             if played is not None:

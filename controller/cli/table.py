@@ -242,6 +242,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         from controller.cli.web import start_web_view, web_access
 
         opts.web = start_web_view(args.web, access=web_access(args, args.web))
+        opts.serve = True  # a table with a page serves it until stopped (Ctrl-C, SIGTERM)
     writer = None
     try:
         # Held for the whole demo: the writer lock (a second demo/play on this journal is

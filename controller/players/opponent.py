@@ -77,6 +77,9 @@ class Opponent:
         self._pending_at: tuple[int, int] | None = None
         self.hint: Analysis | None = None
         self._hint_at: tuple[int, int] | None = None
+        #: sides played by something else that this opponent does not know (a virtual
+        #: table's computer agents): no hint is kept up for them while the switch is on
+        self.no_hints: frozenset[str] = frozenset()
         self.expected: Move | None = None  # the computer's choice while a refusal stands
         self.note = ""
         # What each external program has been told (its own actions and the other side's).
@@ -192,6 +195,11 @@ class Opponent:
             self.hint = None
             self._hint_at = None
         player = self.computer(game)
+        if getattr(ctl, "hints", False) and self.hint is None and player is None and \
+                game.turn not in self.no_hints and not game.is_over():
+            # the hint switch is on: the best action of every position a person plays
+            self.hint = analyse(game.copy(), self.hint_limits, searcher=self._hint_searcher)
+            self._hint_at = key
         if player is None or self.pending is not None or game.legal_moves() == [PASS]:
             self._point_at_target(ctl)  # (a forced pass: the table passes by itself)
             return

@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from controller.i18n import Msg, _
 from controller.interrupts import deferred_interrupts
+from controller.players.names import demo_names
 from controller.runner import Runner
 from controller.sensorlog import LogRecorder
 from controller.sim.hands import DirectTable, Habits, Hands
@@ -58,6 +59,9 @@ class DemoOptions:
     remote_config: dict[str, object] | None = None  # the [remote] section (broker log-in)
     #: ``--publish``: a controller.remote.publisher.StatePublisher (the caller closes it)
     publish: Any = None
+    #: with ``web``: after the game the page keeps serving (its review, its state) until
+    #: Ctrl-C or SIGTERM (``demo --web``); without: the demo returns when the game ends
+    serve: bool = False
 
 
 @dataclass
@@ -109,7 +113,7 @@ def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
 
             journal = Journal(opts.journal)
             closers.append(journal)
-        names = (f"{opts.players}-{seed}", f"{opts.players}-{seed}")
+        names = demo_names(opts.players, opts.white, opts.black)  # what plays each side
         done = None
         if opts.review is not None:
             from controller.players.walkthrough import Walkthrough, WalkthroughController
@@ -186,6 +190,13 @@ def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
                 winner or "", "-")
             print(_("score: white {w} black {b}").format(w=score[0], b=score[1]), file=out)
             print(_("winner: {name}").format(name=name), file=out)
+        if opts.serve and opts.web is not None:
+            if not opts.quiet:
+                print(_("the game is over; the web view keeps serving until Ctrl-C"), file=out,
+                      flush=True)
+            _serve(runner, clock, emulator, fast=opts.fast)
+            if not opts.quiet:
+                print(_("stopped"), file=out, flush=True)
         return DemoResult(over, score, winner, ctl.actions, ctl, hands, dict(hands.stats))
     finally:
         for c in reversed(closers):
@@ -250,6 +261,19 @@ def _drive(runner: Runner, hands: Hands, clock: Clock, emulator: Any, *, fast: b
                 runner.step(0.05 if sent else 0.0)
             else:
                 runner.step(0.02)
+
+
+def _serve(runner: Runner, clock: Clock, emulator: Any, *, fast: bool) -> None:
+    """After the game: the sensing path and the page's commands go on (the page's state,
+    its review and its buttons answer) until Ctrl-C or SIGTERM, which end this quietly."""
+    with deferred_interrupts() as stop:
+        while not stop.asked:
+            if fast:
+                assert isinstance(clock, FakeClock)
+                clock.advance(COARSE)
+                if emulator is not None:
+                    emulator.step()
+            runner.step(0.05)
 
 
 def _awaited(ctl: TableController) -> Any:

@@ -70,6 +70,7 @@ class WebView:
         into the loop that drives ``ctl`` (add it to that Runner's sources). The page reviews
         the games of ``ctl``'s journal (a Journal may be shared between threads)."""
         self.server.journal = ctl.journal
+        hint_only(ctl)
         self.publisher.attach(ctl)
         return ControlSource(self.inbox, clock)
 
@@ -141,6 +142,19 @@ class WebView:
         self.stop()
 
 
+def hint_only(ctl: TableController, agents: frozenset[str] = frozenset()) -> None:
+    """Give a table without computer players (two people) an Opponent that only answers
+    *Hint* (the best action, placements included), as the page promises; ``agents``: the
+    sides a virtual table's computer plays (no hint kept up for them)."""
+    if getattr(ctl, "opponent", None) is not None:
+        return
+    from controller.players.opponent import Opponent
+
+    opponent = Opponent("human", "human")
+    opponent.no_hints = agents
+    opponent.attach(ctl)
+
+
 @dataclass
 class VirtualOptions:
     """What ``dvonn-board web`` was asked for."""
@@ -188,6 +202,7 @@ def make_virtual_table(opts: VirtualOptions, clock: Clock | None = None
     web.publisher.overlay = table.overlay
     table.on_change = lambda: web.publisher(ctl)
     web.server.journal = journal  # the page reviews its games
+    hint_only(ctl, frozenset(opts.agents))
     web.publisher.attach(ctl)
     if opts.publish is not None:
         opts.publish.attach(ctl)

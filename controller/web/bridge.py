@@ -25,6 +25,9 @@ from controller.i18n import Msg
 from controller.publish import table_state
 from controller.table.session import TableController
 from controller.web.hub import StateHub
+from engine.game import Game
+from engine.geometry import CELL_NAMES, iter_cells
+from engine.move import Move
 from hardware.clock import Clock
 from hardware.events import BUTTONS, ButtonEvent, SensorEvent
 
@@ -58,6 +61,7 @@ class Publisher:
         self.overlay = overlay
         self.last: dict[str, Any] | None = None
         self.published = 0
+        self.cuts = CutOffs()
 
     def attach(self, ctl: TableController) -> None:
         """Listen to ``ctl`` and publish its state now."""
@@ -67,12 +71,44 @@ class Publisher:
 
     def __call__(self, ctl: TableController) -> None:
         state = table_state(ctl)
+        state["cut_off"] = self.cuts(ctl.game, ctl.game_id)
         if self.overlay is not None:
             state = self.overlay(state)
         if state != self.last:
             self.last = state
             self.hub.publish(state)
             self.published += 1
+
+
+class CutOffs:
+    """What each action of the game cut off, for the page's action list: ``{"I": {cell:
+    pieces}}`` for the actions (index I in ``actions``) that cut anything off. Kept from one
+    call to the next: only actions after the part of the game already seen are replayed."""
+
+    def __init__(self) -> None:
+        self._key: object = None
+        self._moves: list[Move] = []
+        self._cuts: dict[str, dict[str, str]] = {}
+
+    def __call__(self, game: Game, key: object = None) -> dict[str, dict[str, str]]:
+        moves = game.move_stack
+        same = 0
+        if key == self._key:
+            while same < min(len(moves), len(self._moves)) and moves[same] == self._moves[same]:
+                same += 1
+        self._key = key
+        self._cuts = {i: c for i, c in self._cuts.items() if int(i) < same}
+        if same < len(moves):
+            g = game.copy()
+            while len(g.move_stack) > same:
+                g.pop()
+            for i in range(same, len(moves)):
+                stacks = g.stacks()
+                cut = g.push_unchecked(moves[i])
+                if cut:
+                    self._cuts[str(i)] = {CELL_NAMES[c]: stacks[c] for c in iter_cells(cut)}
+        self._moves = list(moves)
+        return dict(self._cuts)
 
 
 class InboxFull(Exception):

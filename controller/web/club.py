@@ -20,7 +20,9 @@ and :data:`MAX_RESULTS` results are kept (beyond, new ones are ignored).
 
 Standings: every finished game gives its winner 1 point and its loser 0, 0.5 each for a tie;
 players are ranked by points, then by pieces (the sum of their scores over their games), then
-by name. A player is the name the table gave that side.
+by name. A player is the name the table gave that side; where a game's two sides have the
+same name (two copies of one program, say), each side is a player of its own (``side``: ``w``
+or ``b``; else None), shown with its colour.
 """
 
 from __future__ import annotations
@@ -229,13 +231,15 @@ class Club:
     def standings(self) -> list[dict[str, Any]]:
         """The players' standings (see the module docstring), best first."""
         with self._lock:
-            rows: dict[str, dict[str, Any]] = {}
+            rows: dict[tuple[str, str | None], dict[str, Any]] = {}
             for r in self.results.values():
+                same = r.white.casefold() == r.black.casefold()  # one name, two players
                 for side, name, pieces in (("w", r.white, r.score[0]),
                                            ("b", r.black, r.score[1])):
-                    row = rows.setdefault(name, {"player": name, "games": 0, "wins": 0,
-                                                 "ties": 0, "losses": 0, "points": 0.0,
-                                                 "pieces": 0})
+                    key = (name, side if same else None)
+                    row = rows.setdefault(key, {"player": name, "side": key[1], "games": 0,
+                                                "wins": 0, "ties": 0, "losses": 0,
+                                                "points": 0.0, "pieces": 0})
                     row["games"] += 1
                     row["pieces"] += pieces
                     if r.winner == "tie":
@@ -246,7 +250,8 @@ class Club:
                         row["points"] += 1.0
                     else:
                         row["losses"] += 1
-        ranked = sorted(rows.values(), key=lambda x: (-x["points"], -x["pieces"], x["player"]))
+        ranked = sorted(rows.values(), key=lambda x: (-x["points"], -x["pieces"], x["player"],
+                                                      x["side"] or ""))
         for place, row in enumerate(ranked, 1):
             row["place"] = place
         return ranked

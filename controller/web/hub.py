@@ -75,8 +75,14 @@ def public_state(state: dict[str, Any], share_hints: bool) -> dict[str, Any]:
         out["blink"] = [c for c in blink if c not in hinted]
     message = state.get("message")
     if isinstance(message, str) and "hint:" in message:
-        out["message"] = " | ".join(p for p in message.split(" | ")
-                                    if not p.startswith("hint:"))
+        parts = message.split(" | ")
+        out["message"] = " | ".join(p for p in parts if not p.startswith("hint:"))
+        messages = state.get("messages")
+        if isinstance(messages, dict):  # the same parts in each language: drop the hint's
+            out["messages"] = {lang: " | ".join(p for i, p in enumerate(str(m).split(" | "))
+                                                if i >= len(parts) or
+                                                not parts[i].startswith("hint:"))
+                               for lang, m in messages.items()}
     return out
 
 

@@ -85,7 +85,9 @@ def _board_svg(state: dict[str, Any] | None) -> str:
 
 
 _MARKED = re.compile(r'(\bdata-i18n="([^"]*)"[^>]*>)([^<]*)')
-_MARKED_ATTR = re.compile(r'\b(title|placeholder|aria-label|alt)="([^"]*)"( data-i18n-\1="[^"]*")')
+#: an attribute and its mark, on one line or on the next (the template breaks long tags)
+_MARKED_ATTR = re.compile(
+    r'\b(title|placeholder|aria-label|alt)="([^"]*)"(\s+data-i18n-\1="[^"]*")')
 
 
 def translate_html(text: str, lang: str) -> str:
@@ -155,6 +157,7 @@ _TEMPLATE = """<!doctype html>
   <section class="panel">
     <p id="notice" class="notice"{notice_hidden}>{notice}</p>
     <div id="live-panel">
+    <div id="main-items" class="main-items">
     <p id="message" class="message">{message}</p>
     <p id="result" class="result" hidden></p>
     <button type="button" id="review-this" class="review-this" hidden
@@ -173,14 +176,18 @@ _TEMPLATE = """<!doctype html>
       <button type="button" data-control="confirm" data-i18n="Confirm">Confirm</button>
       <button type="button" data-control="next" data-i18n="Next">Next</button>
       <button type="button" data-control="undo" data-i18n="Undo">Undo</button>
-      <button type="button" data-control="hint" data-i18n="Hint">Hint</button>
+      <button type="button" data-control="hint" aria-pressed="false" data-i18n="Hint"
+        >Hint</button>
       <button type="button" data-control="new" data-i18n="New game">New game</button>
       <button type="button" id="share" data-control="share">Share hints</button>
     </div>
     <p id="spectator" class="spectator" hidden
       data-i18n="Spectator view: read-only.">Spectator view: read-only.</p>
+    <ul id="legend" class="legend" aria-label="what the colours mean"
+      data-i18n-aria-label="what the colours mean"></ul>
+    </div>
     <form id="pair" class="pair" hidden>
-      <h2 data-i18n="Pair this phone">Pair this phone</h2>
+      <h2 data-i18n="Pair this device">Pair this device</h2>
       <label><span data-i18n="Code">Code</span> <input id="pair-code" name="code"
         inputmode="numeric" pattern="[0-9]*" maxlength="6" autocomplete="one-time-code"
         value="{pair_code}" required></label>
@@ -189,8 +196,8 @@ _TEMPLATE = """<!doctype html>
         <option value="white" data-i18n="White">White</option>
         <option value="black" data-i18n="Black">Black</option></select></label>
       <label><span data-i18n="Name">Name</span> <input id="pair-name" name="name" maxlength="40"
-        placeholder="this phone's name (optional)"
-        data-i18n-placeholder="this phone's name (optional)"></label>
+        placeholder="this device's name (optional)"
+        data-i18n-placeholder="this device's name (optional)"></label>
       <button type="submit" data-i18n="Pair">Pair</button>
       <button type="button" id="pair-request"
         data-i18n="Show a new code on the table">Show a new code on the table</button>
@@ -204,8 +211,10 @@ _TEMPLATE = """<!doctype html>
     </section>
     <figure id="camera-box" hidden><img id="camera" alt="the camera's view"
       data-i18n-alt="the camera's view"></figure>
+    <div id="moves" class="moves">
     <h2 data-i18n="Actions">Actions</h2>
     <ol id="actions" class="actions">{actions}</ol>
+    </div>
     <section id="games" class="games">
       <button type="button" id="games-open" data-i18n="Review a game">Review a game</button>
       <p id="games-note" class="review-note" hidden></p>
@@ -213,7 +222,7 @@ _TEMPLATE = """<!doctype html>
     </section>
     </div>
     <section id="review" class="review" hidden>
-      <div class="review-head"><h2 id="review-title">Review</h2>
+      <div class="review-head"><h2 id="review-title" data-i18n="Review">Review</h2>
         <button type="button" id="review-close" data-i18n="Back to the table"
           >Back to the table</button></div>
       <p id="review-status" class="review-status"></p>

@@ -153,7 +153,8 @@ class Throttle:
 
 
 def device_name(user_agent: str) -> str:
-    """A short name for a device from its User-Agent ('Chrome on Android')."""
+    """A short name for a device from its User-Agent, the same in every language
+    ('Chrome (Android)'; 'Browser' when the User-Agent names neither)."""
     ua = user_agent.lower()
     system = next((n for k, n in (("iphone", "iPhone"), ("ipad", "iPad"),
                                   ("android", "Android"), ("cros", "ChromeOS"),
@@ -163,8 +164,8 @@ def device_name(user_agent: str) -> str:
                                    ("chrom", "Chrome"), ("safari", "Safari"), ("curl", "curl"),
                                    ("python", "Python")) if k in ua), "")
     if browser and system:
-        return f"{browser} on {system}"
-    return browser or system or "a browser"
+        return f"{browser} ({system})"
+    return browser or system or "Browser"
 
 
 def clean_name(text: Any) -> str:
@@ -261,7 +262,7 @@ class Pairing:
                                        "new one"))
             self._code = None  # one phone per code
             session = secrets.token_urlsafe(32)
-            device = Device(secrets.token_hex(8), _hash(session), name or "a browser", seat,
+            device = Device(secrets.token_hex(8), _hash(session), name or "Browser", seat,
                             now, now)
             self._devices[device.key] = device
             while len(self._devices) > MAX_DEVICES:
@@ -396,10 +397,10 @@ def seat_refusal(side: str, name: str, cell: str, state: dict[str, Any] | None,
         mover = last_mover(list(state.get("actions") or []))
         if mover is None or mover == side or mover in computer:
             return ""
-        return Msg("this phone plays {me}: the last action was {other}'s", me=me, other=other)
+        return Msg("this device plays {me}: the last action was {other}'s", me=me, other=other)
     roles = state.get("roles") or {}
     if name == "click" and roles.get(cell.upper()) == "remove":
         return ""  # whoever is at the table takes a cut-off stack away
     if state.get("phase") == "over" or state.get("turn") == side:
         return ""
-    return Msg("this phone plays {me}: it is {other}'s turn", me=me, other=other)
+    return Msg("this device plays {me}: it is {other}'s turn", me=me, other=other)

@@ -9,9 +9,11 @@ Black; :class:`RemotePlayers` (one per server) serves it:
   a chat app uses nothing up. The page's *Take the seat* button posts the code
   (``POST /api/remote/join``, with the page's ``X-Dvonn-Request`` header like every control
   request, guard.py); that uses it up and answers a session of its own: a random id in an
-  HttpOnly, SameSite=Strict cookie (``dvonn_remote_PORT``) of which the server keeps only the
-  SHA-256, in memory (a restart of the table makes a new invitation). A wrong or used code
-  counts against the pairing codes' limits (429 beyond them, pairing.py).
+  HttpOnly, SameSite=Strict cookie (``dvonn_remote_PORT``) that lives as long as the pairing
+  cookie (``Max-Age``: a browser closed and opened again keeps the seat), of which the server
+  keeps only the SHA-256, in memory (a restart of the table makes a new invitation). A wrong
+  or used code counts against the pairing codes' limits (429 beyond them, pairing.py). The
+  invitation page says which side its code plays (:meth:`RemotePlayers.invited`).
 - **The session acts for its side only**: ``POST /api/remote/offer`` (``{"ply": N,
   "action": "C3D4"}``: the action and the position the page showed), checked by the engine
   against the table's position (WebSeat.offer): another side's turn, a stale position, an
@@ -39,7 +41,7 @@ from typing import Any
 from controller.i18n import Msg
 from controller.i18n import side as side_name
 from controller.players.seats import WebSeat
-from controller.web.devices import client, refused
+from controller.web.devices import COOKIE_AGE, client, refused
 from controller.web.pairing import Pairing, Refused, Throttle, Who, device_name
 from engine.errors import DvonnError
 from engine.move import Move
@@ -83,6 +85,18 @@ class RemotePlayers:
             seat = self._seats.get(side)
             code = seat.code if seat is not None else None
         return INVITE.format(code=code) if code else None
+
+    def invited(self, code: str) -> str | None:
+        """The side an unused invitation ``code`` is for (None: wrong or used), for the
+        invitation page to say which colour its player will play; uses nothing up."""
+        if not code or len(code) > MAX_CODE:
+            return None
+        for seat in self.seats:
+            known = seat.code
+            if known is not None and hmac.compare_digest(code.encode("utf-8", "replace"),
+                                                         known.encode()):
+                return seat.side
+        return None
 
     def join(self, code: Any, address: str) -> tuple[WebSeat, str]:
         """Use an invitation code up: its seat and a new session id; Refused otherwise."""
@@ -181,7 +195,8 @@ def remote_routes(remote: RemotePlayers, cookie: Callable[[], str],
         who_joined = device_name(request.headers.get("user-agent", ""))
         announce(f"remote player joined: {side_name(seat.side)} ({who_joined})")
         response = JSONResponse({"ok": True, "side": seat.side})
-        response.set_cookie(cookie(), session, httponly=True, samesite="strict")
+        response.set_cookie(cookie(), session, max_age=COOKIE_AGE, httponly=True,
+                            samesite="strict")  # as the pairing cookie (devices.py)
         return response
 
     def seat_of(request: Request) -> WebSeat | None:

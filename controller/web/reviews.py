@@ -15,6 +15,8 @@
   ``hidden``, ``failed``), then ``{"budget", "elapsed", "complete", "marks": {"?": 2, "??":
   5}, "actions": [{"ply", "side", "action", "before", "after", "best", "best_cuts", "loss",
   "mark", "forced"}]}`` (scores in pieces, + when White is ahead; engine.review).
+  ``partial`` lists the actions reviewed so far (as in ``analysis``) while it is
+  ``analysing``, so that the page draws the graph as it grows; empty otherwise.
 
 The review runs in one worker thread (never on the server's loop), within ``budget`` seconds a
 game, one game at a time, and is cached by the game's actions (the CACHE_SIZE latest). Who sees
@@ -58,6 +60,7 @@ class Job:
     status: str = "queued"
     done: int = 0
     analysis: dict[str, Any] | None = None
+    partial: list[dict[str, Any]] = field(default_factory=list)
     error: str = ""
     at: float = field(default_factory=time.monotonic)
 
@@ -127,7 +130,8 @@ class Reviews:
         try:
             moves = [Move.parse(a) for a in actions]
             result = review(moves, budget=self.budget, clock=clock, progress=progress,
-                            searcher=Searcher(seed=0, clock=clock))
+                            searcher=Searcher(seed=0, clock=clock),
+                            reviewed=lambda a: job.partial.append(_reviewed(a)))
         except KeyboardInterrupt:  # the server stopped before the review began
             job.error = "stopped"
             job.status = "failed"
@@ -139,14 +143,10 @@ class Reviews:
         job.analysis = {
             "budget": result.budget, "elapsed": round(result.elapsed, 3),
             "complete": result.complete, "marks": {"?": MISTAKE, "??": BLUNDER},
-            "actions": [{
-                "ply": a.ply, "side": a.side, "action": str(a.move),
-                "before": round(a.before, 2), "after": round(a.after, 2),
-                "best": str(a.best) if a.best is not None else None,
-                "best_cuts": [c.name for c in a.best_cuts], "loss": a.loss, "mark": a.mark,
-                "forced": a.forced} for a in result.actions]}
+            "actions": [_reviewed(a) for a in result.actions]}
         job.done = job.total
         job.status = "done"
+        job.partial = []
 
     def close(self) -> None:
         """Stop the running review (it keeps what is done) and drop the queued ones."""
@@ -154,6 +154,15 @@ class Reviews:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _reviewed(a: Any) -> dict[str, Any]:
+    """One engine.review.ActionReview as the page gets it."""
+    return {"ply": a.ply, "side": a.side, "action": str(a.move),
+            "before": round(a.before, 2), "after": round(a.after, 2),
+            "best": str(a.best) if a.best is not None else None,
+            "best_cuts": [c.name for c in a.best_cuts], "loss": a.loss, "mark": a.mark,
+            "forced": a.forced}
 
 
 def steps(actions: list[str]) -> list[dict[str, Any]]:
@@ -270,7 +279,7 @@ def review_routes(reviews: Reviews, journal: Callable[[], Any], state: Callable[
             return refuse(422, Msg("game {game_id} cannot be replayed: {why}", game_id=game_id,
                                    why=error_message(exc)))
         playing = facts.pop("playing")
-        out = dict(facts, steps=board, analysis=None, detail="",
+        out = dict(facts, steps=board, analysis=None, detail="", partial=[],
                    progress={"done": 0, "total": len(facts["actions"])})
         if playing and not paired(request) and not shared():
             out.update(status="hidden", detail=Msg(
@@ -283,7 +292,8 @@ def review_routes(reviews: Reviews, journal: Callable[[], Any], state: Callable[
                                                  "again"))
             return JSONResponse(with_details(out), headers={**headers, "Retry-After": "5"})
         out.update(status=job.status, analysis=job.analysis, detail=job.error,
-                   progress={"done": job.done, "total": job.total})
+                   progress={"done": job.done, "total": job.total},
+                   partial=list(job.partial) if job.analysis is None else [])
         return JSONResponse(with_details(out), headers=headers)
 
     from starlette.routing import Route

@@ -262,9 +262,10 @@ class WebServer(Serving):
             if request.url.path == "/remote":  # a remote player's page (remote.py)
                 seat = self.remote.identify(request.cookies.get(self.remote_cookie))
                 invite = request.query_params.get("invite", "")
+                invite = invite if invite.isascii() and len(invite) < 65 else ""
                 shown["remote"] = {"side": seat.side if seat is not None else "",
-                                   "invite": invite if invite.isascii() and len(invite) < 65
-                                   else ""}
+                                   "invite": invite,
+                                   "invited": self.remote.invited(invite) or ""}
             lang = (self.language if self.language in LANGUAGES
                     else from_accept_language(request.headers.get("accept-language")))
             html = render_page(state, info=shown, palette=self.palette, title=self.title,
@@ -332,7 +333,7 @@ class WebServer(Serving):
             if seat not in ("", "w", "b"):
                 return refuse(400, Msg("seat {seat!r} is not w or b", seat=seat))
             if sender.side:  # a phone paired for one seat acts for that seat only
-                refusal = (Msg("this phone plays {side} only", side=side_name(sender.side))
+                refusal = (Msg("this device plays {side} only", side=side_name(sender.side))
                            if seat not in ("", sender.side)
                            else seat_refusal(sender.side, name, arg, state_now(), self.computer))
                 if refusal:

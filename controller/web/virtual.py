@@ -225,13 +225,15 @@ class VirtualTable:
                              cell=CELL_NAMES[cell])
             return [StatusEvent(self.clock.now(), "virtual table", self.error)]
         self._landing = (cell, ply, stage + 1, "")
-        button = "confirm" if view.roles.get(cell) == "suggest" else "next"
+        button = "confirm" if self.ctl.suggested == cell else "next"  # (a hint lights others)
         return [ButtonEvent(self.clock.now(), button)]
 
     # ------------------------------------------------------------------ hands
     def _idle(self) -> bool:
         view = self.ctl.view()
         busy = {"mismatch", "remove", "source", "destination", "suggest"}
+        if self.ctl.suggested is None:
+            busy.discard("suggest")  # a hint's (the Hint switch), not the table's own
         return (self.held is None and self._landing is None and self._plan is None
                 and not view.prompt and not busy & set(view.roles.values()))
 
@@ -281,6 +283,10 @@ class VirtualTable:
                        source=CELL_NAMES[source])
         if not self.stacks[cell]:
             return Msg("{cell} is empty", cell=CELL_NAMES[cell])
+        owner = game.owner(cell)
+        if owner is not None and owner != turn:
+            return Msg("the stack on {cell} is not yours: {side} moves now",
+                       cell=CELL_NAMES[cell], side=side_name(turn))
         return Msg("the stack on {cell} cannot move now", cell=CELL_NAMES[cell])
 
     def _lift(self, cell: int) -> None:

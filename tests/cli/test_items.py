@@ -295,9 +295,10 @@ def test_games_and_replay_of_good_input_are_unchanged(
     code, out, _ = run(capsys, "games", "--journal", str(path))
     header, row = out.splitlines()
     assert header.split() == ["ID", "STARTED", "PLAYERS", "ACTIONS", "RESULT"]
-    assert row.split()[0] == "1" and "random-11 vs random-11" in row
+    assert row.split()[0] == "1" and "random (White) vs random (Black)" in row
     code, lg, _ = run(capsys, "games", "export", "1", "--journal", str(path))
-    assert code == 0 and lg.startswith("Event [] Site [www.littlegolem.net] White [random-11]")
+    assert code == 0 and lg.startswith(
+        "Event [] Site [www.littlegolem.net] White [random (White)] Black [random (Black)]")
     code, data, _ = run(capsys, "games", "export", "1", "--journal", str(path), "--format",
                         "json")
     game = json.loads(data)

@@ -101,10 +101,13 @@ def test_eight_demo_tables_on_one_broadcast_page(browser: Any, broker: Broker) -
             pub.close()  # the tables go home: the page shows them as left, games kept
         wait_page(browser, lambda s: all(t["status"] == "left" for t in s.values())
                   and len(s) == TABLES, "eight tables that left")
-        rows = browser.execute_script(
-            "return document.querySelectorAll('#standings tbody tr').length")
+        rows = json.loads(browser.execute_script("""return JSON.stringify(Array.prototype.map.call(
+            document.querySelectorAll('#standings tbody tr'), function (tr) {
+              return [tr.children[1].textContent, tr.children[2].textContent]; }))"""))
         games = browser.execute_script("return document.querySelectorAll('#games li').length")
-        assert rows == TABLES and games == TABLES  # each demo: one player on both sides
+        # each demo: random against random, a side each (named by what plays it, and colour)
+        assert sorted(rows) == [["random (Black)", str(TABLES)], ["random (White)", str(TABLES)]]
+        assert games == TABLES
         record = urllib.request.urlopen(base + shown["table1"]["record"].lstrip("/"),
                                         timeout=WAIT).read().decode()
         assert parse_record(record).game().move_stack == \

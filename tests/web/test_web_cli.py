@@ -84,14 +84,31 @@ def test_bad_input_is_one_line_and_exit_2() -> None:
             assert len(lines) == 1 and words in lines[0], (args, r.stderr)
 
 
-def test_demo_serves_its_table_while_it_plays() -> None:
-    r = subprocess.run(_cli("demo", "--fast", "--direct", "--no-noise", "--seed", "3", "--web",
-                            "127.0.0.1:0"), cwd=ROOT, capture_output=True, text=True,
-                       timeout=120, env=_env())
-    assert r.returncode == 0, r.stderr
-    first = r.stdout.splitlines()[0]
+def test_demo_serves_its_table_while_it_plays(tmp_path: Path) -> None:
+    """... and after it, until SIGTERM (test_glance_lifetime.py: the review, Ctrl-C)."""
+    import time
+
+    log = tmp_path / "out.txt"
+    with log.open("w") as out:
+        proc = subprocess.Popen(_cli("demo", "--fast", "--direct", "--no-noise", "--seed", "3",
+                                     "--web", "127.0.0.1:0"), cwd=ROOT, stdout=out,
+                                stderr=subprocess.PIPE, text=True, env=_env())
+    try:
+        deadline = time.monotonic() + 240
+        while "keeps serving" not in log.read_text():
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()[-500:]
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 0, err
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    stdout = log.read_text()
+    first = stdout.splitlines()[0]
     assert URL.search(first), first
-    assert "score: white" in r.stdout
+    assert "score: white" in stdout
 
 
 def test_a_virtual_game_in_a_journal_resumes_where_it_stopped(tmp_path: Path) -> None:

@@ -114,10 +114,10 @@ def test_refusals_carry_their_words_in_every_language() -> None:
             "de": "falscher oder abgelaufener Kopplungscode: lass den Tisch einen neuen zeigen"}
         black = pair(port, pairing.new_code(), "black")
         status, answer = _post(port, "/api/control/click/C3", black)  # White's turn
-        assert status == 403 and answer["detail"] == "this phone plays Black: it is White's turn"
-        assert answer["details"]["de"] == "dieses Telefon spielt Schwarz: Weiß ist am Zug"
+        assert status == 403 and answer["detail"] == "this device plays Black: it is White's turn"
+        assert answer["details"]["de"] == "dieses Gerät spielt Schwarz: Weiß ist am Zug"
         status, answer = _post(port, "/api/control/click/C3?seat=w", black)
-        assert answer["details"]["de"] == "dieses Telefon spielt nur Schwarz"
+        assert answer["details"]["de"] == "dieses Gerät spielt nur Schwarz"
         both = pair(port, pairing.new_code(), "both")
         assert _post(port, "/api/control/click/C3", both)[0] == 200
         status, answer = _post(port, "/api/control/click/C3", both)  # the table's own refusal
@@ -144,7 +144,7 @@ def test_the_page_shows_a_refusal_in_german(german: Any) -> None:
                 "return (window.dvonn.state.actions || []).join() === 'C3'"), what="C3 placed")
             german.find_element("css selector", '[data-cell="D3"]').click()  # Black's turn
             _wait(german, lambda: _text(german, "notice") ==
-                  "dieses Telefon spielt Weiß: Schwarz ist am Zug", what="the German refusal")
+                  "dieses Gerät spielt Weiß: Schwarz ist am Zug", what="the German refusal")
         finally:
             german.delete_all_cookies()
             german.execute_script("localStorage.clear()")

@@ -62,7 +62,7 @@ def test_the_board_shows_the_position_on_a_desktop_and_on_a_phone(browser: Any) 
         assert browser.find_element("id", "score-w").text == str(w)
         assert browser.find_element("id", "score-b").text == str(b)
         assert browser.find_element("id", "turn").text.endswith("to move")
-        assert browser.find_elements("css selector", "#marks line.arrow"), "last move marked"
+        assert browser.find_elements("css selector", ".cell.last-to"), "last move marked"
         # a phone in portrait: the board turns to fit, every space stays on screen
         browser.set_window_size(390, 844)
         _wait(browser, lambda: browser.execute_script(

@@ -162,7 +162,7 @@ def test_the_devices_list_and_revoke() -> None:
         assert status == 200 and 'max-age=0' in headers["set-cookie"].lower()
         assert pairing.devices() == []
     assert device_name("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Version/17.0 "
-                       "Mobile/15E148 Safari/604.1") == "Safari on iPhone"
+                       "Mobile/15E148 Safari/604.1") == "Safari (iPhone)"
 
 
 def test_a_restart_keeps_the_phones_paired(tmp_path: Path) -> None:
@@ -266,7 +266,7 @@ def test_the_page_pairs_lists_the_devices_and_forgets_itself(browser: Any) -> No
         assert browser.find_element("id", "seat").get_attribute("value") == "w"
         until("return document.querySelectorAll('#device-list li').length === 1")
         item = browser.find_element("css selector", "#device-list li")
-        assert "Ann's phone (this phone)" in item.text and "white" in item.text
+        assert "Ann's phone (this device)" in item.text and "white" in item.text
         browser.find_element("css selector", '[data-cell="C3"]').click()
         until("return (window.dvonn.state.actions || []).join() === 'C3'")
         browser.find_element("css selector", '[data-cell="D3"]').click()  # Black's turn

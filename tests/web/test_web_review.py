@@ -184,7 +184,7 @@ def test_the_graph_jumps_mistakes_are_marked_the_best_action_is_drawn(
         _wait(browser, lambda: step_of(browser) == ply)
         best = analysed[ply]["best"]
         assert browser.find_element("id", "board").get_attribute("data-best") == best
-        assert browser.find_elements("css selector", "#marks .best .best-to")
+        assert browser.find_elements("css selector", "#board .cell.rv-best-to")  # outlined
         assert best in browser.find_element("id", "review-note").text
         # a swipe on a phone: to the left for the next action
         browser.execute_script(

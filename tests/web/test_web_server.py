@@ -118,7 +118,8 @@ def test_spectators_see_no_hints_unless_the_players_share_them() -> None:
         assert "movable" in mine.values()
         theirs = get_json(f"{sim.base}/api/state")["roles"]
         assert "movable" not in theirs.values()
-        assert theirs == {c: r for c, r in mine.items() if r != "movable"}
+        # (the Hint switch on: the best action lit too, hidden from spectators)
+        assert theirs == {c: r for c, r in mine.items() if r not in ("movable", "suggest")}
         status, answer = sim.post_while_stepping("/api/control/share?on=1", token)
         assert status == 200 and answer["share_hints"] is True
         assert get_json(f"{sim.base}/api/state")["roles"] == mine

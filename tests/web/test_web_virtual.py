@@ -178,7 +178,10 @@ def test_clicks_that_mean_nothing_legal_are_refused_with_the_reason() -> None:
     while h.ctl.game.placing:
         h.play(rng.choice(h.ctl.game.legal_moves()))
     game = h.ctl.game
-    stuck = next(c for c in range(49) if game.stack(c) and not (game.movable() >> c) & 1)
+    theirs = next(c for c in range(49) if game.stack(c) and game.owner(c) not in (None, game.turn))
+    assert "is not yours" in h.click(theirs)["detail"]  # the opponent's stack
+    stuck = next(c for c in range(49) if game.stack(c) and not (game.movable() >> c) & 1
+                 and game.owner(c) in (None, game.turn))
     assert "cannot move" in h.click(stuck)["detail"]
     source = next(c for c in range(49) if (game.movable() >> c) & 1)
     assert h.click(source)["ok"] and h.roles("source") == [CELL_NAMES[source]]

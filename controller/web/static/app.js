@@ -146,17 +146,14 @@
   function drawMarks() {
     while (marks.firstChild) { marks.removeChild(marks.firstChild); }
     var shownNow = shown || state;  // a reviewed position (review.js), else the table's
+    // the last move: its two spaces tinted under the pieces (lichess-style), never a mark
+    // over a stack or its height
+    var last = shownNow && shownNow.last_move;
+    names.forEach(function (name) {
+      cells[name].classList.toggle("last-from", !!(last && last.from === name));
+      cells[name].classList.toggle("last-to", !!(last && last.to === name));
+    });
     if (!shownNow) { return; }
-    var last = shownNow.last_move;
-    if (last && last.to && pos[last.to]) {
-      var at = pos[last.to];
-      if (last.from && pos[last.from]) {
-        var f = pos[last.from];
-        marks.appendChild(el("line", { "class": "arrow", x1: f[0], y1: f[1], x2: at[0], y2: at[1] }));
-        marks.appendChild(el("circle", { "class": "from", cx: f[0], cy: f[1], r: R * 0.22 }));
-      }
-      marks.appendChild(el("circle", { "class": "to", cx: at[0], cy: at[1], r: R * 0.84 }));
-    }
     var removed = shownNow.removed || {};
     Object.keys(removed).forEach(function (name) {
       var p = pos[name];
@@ -209,14 +206,11 @@
     var list = document.getElementById("actions");
     var actions = s.actions || [];
     var items = list.children;
+    var cuts = s.cut_off || {};
     for (var i = 0; i < actions.length; i++) {
-      if (i < items.length) {
-        if (items[i].textContent !== actions[i]) { items[i].textContent = actions[i]; }
-      } else {
-        var li = document.createElement("li");
-        li.textContent = actions[i];
-        list.appendChild(li);
-      }
+      if (i >= items.length) { list.appendChild(document.createElement("li")); }
+      if (items[i].textContent !== actions[i]) { items[i].textContent = actions[i]; }
+      cutNote(items[i], cuts[String(i)]);
     }
     while (list.children.length > actions.length) { list.removeChild(list.lastChild); }
     list.scrollTop = list.scrollHeight;  // the newest action in view (the list scrolls itself)
@@ -258,11 +252,95 @@
       result.hidden = true;
     }
     document.getElementById("review-this").hidden = !s.winner;  // review.js opens it
+    // after the end only New game (and Share hints) are left to press
+    Array.prototype.forEach.call(document.querySelectorAll(
+      "#controls [data-control=confirm], #controls [data-control=next], " +
+      "#controls [data-control=undo], #controls [data-control=hint]"), function (b) {
+      b.hidden = s.phase === "over";
+    });
+    var hint = document.querySelector("#controls [data-control=hint]");
+    if (hint) { hint.setAttribute("aria-pressed", s.hints || s.analysis ? "true" : "false"); }
+    if (s.prompt === "choose-destination") { text("message", confirmSays(s, message)); }
+    legend(s);
     document.body.setAttribute("data-ply", String(s.ply));
     document.body.setAttribute("data-game", String(s.game_id));
     document.body.setAttribute("data-prompt", s.prompt || "");
     window.dvonn.state = s;
     renders.forEach(function (fn) { fn(s); });
+  }
+
+  /* what an action cut off ({cell: pieces}), after it in the list: "×5 D3 E3" (the
+     item's text stays the action: CSS shows data-cut) */
+  function cutNote(li, cut) {
+    var cellsCut = cut ? Object.keys(cut).sort() : [];
+    var n = 0;
+    cellsCut.forEach(function (c) { n += cut[c].length; });
+    var note = n ? " \u00d7" + n + " " + cellsCut.join(" ") : "";
+    if ((li.getAttribute("data-cut") || "") === note && li.getAttribute("data-cut-lang") === lang) {
+      return;
+    }
+    li.setAttribute("data-cut-lang", lang);
+    if (note) {
+      li.setAttribute("data-cut", note);
+      li.title = tn("cut off {n} piece: {cells}", "cut off {n} pieces: {cells}", n,
+        { n: n, cells: cellsCut.map(function (c) { return c + " (" + cut[c].length + ")"; }).join(", ") });
+    } else {
+      li.removeAttribute("data-cut");
+      li.removeAttribute("title");
+    }
+  }
+  /* a prompt to choose where the lifted stack landed: which space Confirm picks */
+  function confirmSays(s, message) {
+    var roles = s.roles || {};
+    var picked = Object.keys(roles).filter(function (c) { return roles[c] === "suggest"; });
+    var add = picked.length === 1 ?
+      t("Confirm: it landed on {cell} (Next: another space)", { cell: picked[0] }) :
+      t("Next marks a space, then Confirm: it landed there");
+    return message ? message + " | " + add : add;
+  }
+  /* the legend: a word for each colour on the board now */
+  function legendWords(s) {
+    return [["last", t("last move")], ["movable", t("can move")], ["suggest", s.analysis ?
+      t("the engine's best action") : t("suggested action")], ["source", t("lifted stack")],
+      ["destination", t("can land here")], ["remove", t("take away")],
+      ["mismatch", t("differs from the game")], ["cut", t("cut off")]];
+  }
+  function legend(s) {
+    var box = document.getElementById("legend");
+    if (!box) { return; }
+    var roles = s.roles || {}, seen = {};
+    Object.keys(roles).forEach(function (c) { seen[roles[c]] = true; });
+    if (s.last_move) { seen.last = true; }
+    if (s.removed && Object.keys(s.removed).length) { seen.cut = true; }
+    var rows = [];
+    legendWords(s).forEach(function (e) { if (seen[e[0]]) { rows.push(e); } });
+    var players = s.players || {};
+    if (s.phase === "over") {
+      if (s.winner && s.winner !== "tie") {
+        var loser = s.winner === "w" ? "b" : "w";
+        rows.push(["winner", t("{name}'s stacks: winner", { name: playerName(
+          s.winner === "w" ? players.white : players.black, s.winner) })]);
+        rows.push([loser === "w" ? "own-white" : "own-black", t("{name}'s stacks", {
+          name: playerName(loser === "w" ? players.white : players.black, loser) })]);
+      } else {
+        rows.push(["own-white", t("{name}'s stacks", { name: playerName(players.white, "w") })]);
+        rows.push(["own-black", t("{name}'s stacks", { name: playerName(players.black, "b") })]);
+      }
+    }
+    var key = JSON.stringify(rows);
+    if (box.getAttribute("data-key") === key) { return; }
+    box.setAttribute("data-key", key);
+    while (box.firstChild) { box.removeChild(box.firstChild); }
+    rows.forEach(function (r) {
+      var li = document.createElement("li");
+      li.setAttribute("data-legend", r[0]);
+      var sw = document.createElement("span");
+      sw.className = "sw " + r[0];
+      li.appendChild(sw);
+      li.appendChild(document.createTextNode(r[1]));
+      box.appendChild(li);
+    });
+    box.hidden = !rows.length;
   }
 
   /* ---------------------------------------------------------------- live updates */
@@ -358,6 +436,7 @@
       });
     }
     devices();
+    hooks.push(devices);  // the list again in the words the page's switch chose
   } else if (!info.remote) {  // a remote player's page: remote.js
     document.getElementById("spectator").hidden = false;
     pairing();
@@ -367,6 +446,11 @@
   function pairing() {
     var form = document.getElementById("pair");
     form.hidden = false;
+    if (/[?&]pair=\d/.test(window.location.search)) {  // the printed pairing URL: the form
+      var top = document.getElementById("live-panel");  // first, in view (below the board
+      top.insertBefore(form, top.firstChild);            // on a phone)
+      setTimeout(function () { form.scrollIntoView({ block: "start" }); }, 0);  // laid out
+    }
     if (window.location.search && window.history.replaceState) {
       window.history.replaceState(null, "", "/");  // the code leaves the address bar
     }
@@ -402,12 +486,12 @@
       body.devices.forEach(function (d) {
         var li = document.createElement("li");
         li.setAttribute("data-device", d.id);
-        li.textContent = d.name + (d["this"] ? " " + t("(this phone)") : "") + " · " +
+        li.textContent = d.name + (d["this"] ? " " + t("(this device)") : "") + " · " +
           ({ both: t("both"), white: t("white"), black: t("black") }[d.seat] || d.seat) + " · " + t("seen {when}", { when: ago(d.last_seen) }) + " ";
         var b = document.createElement("button");
         b.type = "button";
         b.className = "revoke";
-        b.textContent = d["this"] ? t("Forget this phone") : t("Revoke");
+        b.textContent = d["this"] ? t("Forget this device") : t("Revoke");
         b.addEventListener("click", function () {
           send("/api/devices/" + encodeURIComponent(d.id) + "/revoke").then(function (r) {
             if (d["this"] && r.ok) { window.location.replace("/"); } else { devices(); }

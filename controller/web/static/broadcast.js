@@ -1,8 +1,10 @@
 /* dvonn-board broadcast page: every table of a club, live from /api/events (SSE).
    No build step, no library: plain DOM and SVG; text only through textContent.
-   The contract outside tests rely on: article[data-table] (one a table; data-status
-   online|left, data-phase, data-ply, data-seq), its [data-cell] (49; data-stack bottom->top),
-   .result, .turn; #standings tbody tr[data-player]; #games li. */
+   The contract outside tests rely on: article[data-table] (one a table, those still playing
+   first, then finished games, then tables gone mid-game, each by name; data-status
+   online|left, data-playing 1|0, data-phase, data-ply, data-seq), its [data-cell] (49;
+   data-stack bottom->top), .result, .turn; #standings tbody tr[data-player] (data-side w|b
+   where a game's two sides have one name); #games li. */
 (function () {
   "use strict";
   var cfg = JSON.parse(document.getElementById("config").textContent);
@@ -24,8 +26,25 @@
       return Object.prototype.hasOwnProperty.call(params, k) ? String(params[k]) : m;
     }) : s;
   }
+  function tn(singular, plural, n, params) {
+    var forms = catalogs[lang] && catalogs[lang][singular];
+    var s = Array.isArray(forms) ? forms[n === 1 ? 0 : 1] : (n === 1 ? singular : plural);
+    return s.replace(/\{(\w+)\}/g, function (m, k) {
+      return params && Object.prototype.hasOwnProperty.call(params, k) ? String(params[k]) : m;
+    });
+  }
   function playerName(name, side) {
     return !name || name === SIDE[side] ? t(SIDE[side]) : name;
+  }
+  /* A side's name; with its colour where both sides of a game have the same name. */
+  function sideName(white, black, side) {
+    var name = playerName(side === "w" ? white : black, side);
+    var same = playerName(white, "w").toLowerCase() === playerName(black, "b").toLowerCase();
+    return same ? withColour(name, side) : name;
+  }
+  function withColour(name, side) {
+    return side === "w" ? t("{name} (White)", { name: name }) :
+      t("{name} (Black)", { name: name });
   }
   function setText(e, value) {
     if (e.textContent !== value) { e.textContent = value; }
@@ -43,6 +62,7 @@
     setText(document.getElementById("empty"), t("No table has published yet: start one with " +
       "--publish mqtt://HOST/{club}/TABLE", { club: cfg.club }));
     document.getElementById("live").title = t("live updates");
+    document.getElementById("lang").setAttribute("aria-label", t("Language"));
   }
   var pick = document.getElementById("lang");
   (cfg.languages || ["en"]).forEach(function (code) {
@@ -66,6 +86,7 @@
       staticTexts();
       Object.keys(tables).forEach(function (n) { draw(tables[n].entry); });
       drawResults();
+      counts();
     }).catch(function () { pick.value = lang; });
   });
 
@@ -133,13 +154,13 @@
     while (pile.firstChild) { pile.removeChild(pile.firstChild); }
     if (!stack) { return; }
     var top = stack.charAt(stack.length - 1);
-    pile.appendChild(svg("circle", { "class": "piece " + top, r: (R * 0.62).toFixed(1) }));
+    pile.appendChild(svg("circle", { "class": "piece " + top, r: (R * 0.72).toFixed(1) }));
     if (top !== "r" && stack.indexOf("r") >= 0) {
-      pile.appendChild(svg("circle", { "class": "dvonn", r: (R * 0.16).toFixed(1),
-        cy: (-R * 0.38).toFixed(1) }));
+      pile.appendChild(svg("circle", { "class": "dvonn", r: (R * 0.17).toFixed(1),
+        cy: (-R * 0.5).toFixed(1) }));
     }
-    if (stack.length > 1) {
-      pile.appendChild(svg("text", { "class": "height " + top, y: (R * 0.18).toFixed(1) },
+    if (stack.length > 1) {  /* big enough to read on a phone (CSS: .height) */
+      pile.appendChild(svg("text", { "class": "height " + top, y: (R * 0.3).toFixed(1) },
         String(stack.length)));
     }
   }
@@ -157,15 +178,17 @@
     var c = tables[name];
     if (!c) {
       c = tables[name] = card(name);
-      insertSorted(c.el, name);
+      document.getElementById("tables").appendChild(c.el);
     }
     c.entry = entry;
     c.seq = entry.seq;
     var el = c.el;
     var s = entry.state;
     el.setAttribute("data-status", entry.status);
+    el.setAttribute("data-playing", playing(entry) ? "1" : "0");
     el.setAttribute("data-seq", String(entry.seq));
-    setText(el.querySelector(".status"), entry.status === "left" ? t("left") : t("online"));
+    setText(el.querySelector(".status"), entry.status === "left" ? t("no longer connected") :
+      s && s.phase === "over" ? t("finished") : t("playing"));
     var stacks = (s && s.stacks) || {};
     var last = (s && s.last_move) || {};
     Object.keys(c.cells).forEach(function (cell) {
@@ -179,8 +202,8 @@
     });
     var players = (s && s.players) || {};
     var score = (s && s.score) || {};
-    setText(el.querySelector(".w .pname"), playerName(players.white, "w"));
-    setText(el.querySelector(".b .pname"), playerName(players.black, "b"));
+    setText(el.querySelector(".w .pname"), sideName(players.white, players.black, "w"));
+    setText(el.querySelector(".b .pname"), sideName(players.white, players.black, "b"));
     setText(el.querySelector(".w .score"), String(score.white || 0));
     setText(el.querySelector(".b .score"), String(score.black || 0));
     el.setAttribute("data-phase", s ? s.phase : "");
@@ -190,8 +213,8 @@
     if (s && s.winner) {
       var w = score.white || 0, b = score.black || 0;
       setText(result, s.winner === "tie" ? t("Tie, {w} to {b}", { w: w, b: b }) :
-        t("{name} wins, {high} to {low}", { name: s.winner === "w" ?
-          playerName(players.white, "w") : playerName(players.black, "b"),
+        t("{name} wins, {high} to {low}", { name: sideName(players.white, players.black,
+          s.winner),
           high: Math.max(w, b), low: Math.min(w, b) }));
       result.hidden = false;
     } else {
@@ -204,22 +227,33 @@
     a.setAttribute("download", cfg.club + "-" + name + ".txt");
   }
 
-  function insertSorted(el, name) {
+  /* Still playing: connected and its game not over. */
+  function playing(entry) {
+    return entry.status === "online" && !!entry.state && entry.state.phase !== "over";
+  }
+  /* Tables still playing first, then finished games, then tables gone mid-game; by name. */
+  function rank(entry) {
+    return playing(entry) ? 0 : entry.state && entry.state.phase === "over" ? 1 : 2;
+  }
+  function order() {
     var list = document.getElementById("tables");
-    var before = null;
-    Array.prototype.some.call(list.children, function (x) {
-      if (x.getAttribute("data-table") > name) { before = x; return true; }
-      return false;
+    var names = Object.keys(tables).sort(function (a, b) {
+      return rank(tables[a].entry) - rank(tables[b].entry) || (a < b ? -1 : a > b ? 1 : 0);
     });
-    list.insertBefore(el, before);
+    names.forEach(function (n, i) {
+      var el = tables[n].el;
+      if (list.children[i] !== el) { list.insertBefore(el, list.children[i] || null); }
+    });
   }
 
   function counts() {
     var names = Object.keys(tables);
-    var live = names.filter(function (n) { return tables[n].entry.status === "online"; }).length;
-    setText(document.getElementById("count"), t("{live} of {all} tables playing",
-      { live: live, all: names.length }));
+    var live = names.filter(function (n) { return playing(tables[n].entry); }).length;
+    var all = tn("of {n} table", "of {n} tables", names.length, { n: names.length });
+    setText(document.getElementById("count"), names.length ? tn("{live} {of_tables} playing",
+      "{live} {of_tables} playing", live, { live: live, of_tables: all }) : "");
     document.getElementById("empty").hidden = names.length > 0;
+    order();
   }
 
   /* ---------------------------------------------------------------- standings, games */
@@ -229,7 +263,9 @@
     results.standings.forEach(function (row) {
       var tr = html("tr");
       tr.setAttribute("data-player", row.player);
-      [row.place, row.player, row.games, row.points, row.pieces].forEach(function (v) {
+      if (row.side) { tr.setAttribute("data-side", row.side); }
+      var who = row.side ? withColour(playerName(row.player, row.side), row.side) : row.player;
+      [row.place, who, row.games, row.points, row.pieces].forEach(function (v) {
         tr.appendChild(html("td", "", String(v)));
       });
       body.appendChild(tr);
@@ -239,8 +275,8 @@
     results.games.forEach(function (g) {
       var li = html("li");
       li.setAttribute("data-game", g.table + "/" + g.key);
-      li.appendChild(html("span", "", g.table + ": " + playerName(g.white, "w") + " – " +
-        playerName(g.black, "b") + " " + g.score.white + ":" + g.score.black + " "));
+      li.appendChild(html("span", "", g.table + ": " + sideName(g.white, g.black, "w") + " – " +
+        sideName(g.white, g.black, "b") + " " + g.score.white + ":" + g.score.black + " "));
       var a = html("a", "record", t("record"));
       a.href = "/api/record/" + encodeURIComponent(g.table) + "/" + encodeURIComponent(g.key);
       a.setAttribute("download", cfg.club + "-" + g.table + "-" + g.key + ".txt");

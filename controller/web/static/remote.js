@@ -40,7 +40,7 @@
     box.appendChild(head);
     box.appendChild(list);
     var controls = document.getElementById("controls");
-    livePanel.insertBefore(box, controls.nextSibling);
+    controls.parentNode.insertBefore(box, controls.nextSibling);  // after the buttons
     var last = 0;
     function load() {
       last = Date.now();
@@ -99,8 +99,15 @@
       }
       title.setAttribute("data-i18n", "An invitation to play");
       title.textContent = t("An invitation to play");
-      status.setAttribute("data-i18n", "Someone at this table invites you to play one side.");
-      status.textContent = t("Someone at this table invites you to play one side.");
+      var invited = seat.invited;  // the colour the invitation plays ("": wrong or used)
+      var sayInvite = function () {  // in the words of the page's switch, with the colour
+        status.textContent = invited ?
+          t("Someone at this table invites you to play {side}.", { side: t(SIDE[invited]) }) :
+          t("this invitation is wrong or was used already: ask the table for a new one");
+      };
+      sayInvite();
+      d.onLanguage(sayInvite);
+      if (!invited) { return; }
       var join = node("button", { type: "button", id: "remote-join", "data-i18n": "Take the seat" },
         t("Take the seat"));
       box.appendChild(join);
@@ -176,9 +183,13 @@
         text = t("Your turn: click one of your stacks, then where it lands.");
       }
       if (status.textContent !== text) { status.textContent = text; }
+      var mine = now && !now.over && now.turn === side && !now.offered && !now.pass &&
+        now.ply === state.ply;
       document.body.setAttribute("data-remote-offered", (now && now.offered) || "");
-      document.body.setAttribute("data-remote-mine", now && !now.over && now.turn === side &&
-        !now.offered && !now.pass && now.ply === state.ply ? "1" : "");
+      document.body.setAttribute("data-remote-mine", mine ? "1" : "");
+      // the table's own line says it waits for this side ("waiting for Black (remote)"):
+      // beside "Your turn" it reads as a contradiction; the line above says it for this page
+      document.getElementById("message").hidden = !!(now && !now.over && now.turn === side);
     }
     function refresh() {
       var asked = fetch("/api/remote/status", { credentials: "same-origin" }).then(function (r) {
