@@ -269,6 +269,17 @@ class ColourModel:
                 if ex.sum() >= 2 else th.flat for j, ex in enumerate(shape_examples)}
         pm, pdp, pnll = new_tops(s, m, board, occupied, means, stds, tint, dp, nll,
                                  self.thresholds, empty_c)
+        # A new black top brighter than the frame's other black tops (a glossy one mirrors the
+        # lamp) fits neither class by the margin; where the board round it changed since it
+        # was seen empty, in a still frame of the placing phase, a dark neutral whole disc is
+        # one (outside camera game 5: B2 at -1.07 between black -1.7 and white -0.1). Its
+        # disc hides the print round the cell: the whole disc edge says it is no hand.
+        dark_new = dark_tops(pm.piece, piece_dists(pm.piece, self.means, self.stds)[:, 1],
+                             0.5 * (means["w"][0] + means["b"][0]), rim, th.rim, th.unknown,
+                             ~occupied & still & placing(heights)
+                             & (np.nan_to_num(moved) >= 1.0) & (pm.saturated < 0.05)
+                             & (pm.spread <= th.spread) & (m.hidden <= 0.0)
+                             & (board.disturbed == 0))
         labels: list[str] = []
         conf: list[float] = []
         reasons: list[str] = []
@@ -416,7 +427,8 @@ class ColourModel:
                 if de[c] <= th.empty and not clearly and no_print[c]:
                     why = "the board's print does not show: something lies over it"
                 elif de[c] <= th.empty and not clearly and not tinted[c]:
-                    label = "."
+                    # (a new top read before, with a hand beside it now: not seen gone)
+                    label = "." if not (self.new_top[c] and board.disturbed[c] > 0) else "?"
                 elif pm.saturated[c] > th.saturated and not (
                         clearly and k == "w" and (whites_clip or lit[c])):
                     why = "glare"  # (a new white top under a lamp that clips white is not)
@@ -426,6 +438,9 @@ class ColourModel:
                     label = "."
                 elif clearly:
                     label = k  # a piece clearly sits where the position says empty
+                elif dark_new[c] and not piece_ok:
+                    label = "b"  # a glossy new black top
+                    best, second = float(dark_new[c]), float(dark_new[c]) + th.margin
                 elif empty_c is None and heights is not None:
                     label = "."  # no empty model at all: trust the position
                 else:
@@ -447,10 +462,10 @@ class ColourModel:
                               stds=stds, dp=dp, de=de, pdp=pdp, pnll=pnll,
                               base_de=base_de, base_dp=base_dp, rim=rim, empty_c=empty_c,
                               empty_s=empty_s, usable=usable, mixed=mixed, tint=tint,
-                              still=still, tinted=tinted, even=even, gloss=gloss)
+                              still=still, tinted=tinted, dark_new=dark_new, pm=pm)
         if heights is not None:
             read = np.array([x in PIECES for x in labels])
-            judged = read | np.array([x == "." for x in labels])
+            judged = read | (np.array([x == "." for x in labels]) & (board.disturbed == 0))
             self.new_top = np.where(judged, read & ~occupied, self.new_top & ~occupied)
         if heights is not None and not heights.any() and all(x == "." for x in labels):
             self._learn_empty_board(m, board, usable)

@@ -203,6 +203,13 @@ class CameraEvidence:
         self._under = self._odd = self._hid = 0
         self._hand = [_INF] * NUM_CELLS
 
+    def began(self, seen: Callable[[int], float]) -> Callable[[int], float]:
+        """When each cell began to fill: when the hand came over it, where the camera saw
+        that (a piece read late, seconds after the hand that put it there left: outside
+        camera game 5's E1, read after D1 though placed before it), else when it was read."""
+        filled = self.filled
+        return lambda c: min(seen(c), filled[c])
+
     def out_of_turn(self, game: Game, d: Decision) -> bool:
         """Whether several placements must wait: the pieces the camera did see began to fill
         (the hand came over their cells) in another order than the turns, so a piece the

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.game import Game
 from engine.geometry import NUM_CELLS, iter_cells
@@ -44,6 +44,10 @@ class Limits:
     back: int = 2
     nodes: int = 2000
     snapshot: int = 3000
+
+
+#: In the placing phase, how many placements past ``Limits.depth`` one search may explain.
+PLACING_BEHIND = 5
 
 
 @dataclass(frozen=True)
@@ -427,7 +431,16 @@ def search(
     """
     limits = limits or Limits()
     start = time.perf_counter()
-    s = _Search(game, removals or {}, history, _Reading(snap, polarity), limits, hidden, first,
+    reading = _Reading(snap, polarity)
+    behind = reading.full & ~game.occupied
+    if game.placing and not any(snap[c] == "x" for c in iter_cells(behind)):
+        # each top read on an empty cell is a placement still to come, however far the
+        # readings fell behind players who do not wait, where the colours say the order
+        # (outside camera game 5: four pieces down before the first white one read); a hall
+        # board's 'x' does not
+        deep = min(_popcount(behind), limits.depth + PLACING_BEHIND)
+        limits = replace(limits, depth=max(limits.depth, deep))
+    s = _Search(game, removals or {}, history, reading, limits, hidden, first,
                 nodes, since, unseen, loose)
     best: list[Hypothesis] = []
     level_done = False

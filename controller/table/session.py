@@ -92,6 +92,7 @@ class TableController:
         self.listeners: list[Callable[[TableController], None]] = []
         #: The computer players and hints (controller.players.opponent.Opponent.attach), or None.
         self.opponent: Any = None
+        self.timer: Any = None  # the game clock (controller.table.timer.TableClock), or None
         self.game = game.copy() if game is not None else Game()
         self.game_id: int | None = None
         self.resumed = False
@@ -201,8 +202,7 @@ class TableController:
         return [str(m) for m in self.game.move_stack]
 
     def heights(self) -> list[int]:
-        """The stacks' heights as the table shows them (what the camera reader is given):
-        the committed game's, and the cut-off stacks not yet seen taken away."""
+        """The stacks' heights as the table shows them (cut-off stacks not yet taken away)."""
         out = [len(s) for s in self.game.stacks()]
         for c in self.removals:
             out[c] = self._tall.get(c, 1)
@@ -273,7 +273,7 @@ class TableController:
         """Explain the stable snapshot (cells unreadable right now keep their last stable
         reading, but nothing that changes them is committed while they are hidden)."""
         snap = self.stable
-        if snap is None:
+        if snap is None or self.finished and not self.game.is_over():  # a flag fell
             return
         hidden = self._unreadable = self.debouncer.unreadable
         # one node budget for this answer, shared by every search of the chain below: the
@@ -380,7 +380,7 @@ class TableController:
             # the readings there to settle: a sleeve reads like a piece (camera game 3: a white
             # sleeve on D2 read w, and as the hand left C1C2 was rewritten as C1D2)
             pending, seen = self.debouncer.pending, self.debouncer.seen_since
-            d = in_order(self.game, d, seen) if self.colours else d
+            d = in_order(self.game, d, self.sight.began(seen)) if self.colours else d
             near = (pending | self.debouncer.covered(self._t, HAND_PATIENCE)) & ~named
             if self.colours and (touches(self.game, d, near) or unsettled(
                     self.game, d, pending, hidden, seen) or self.sight.out_of_turn(self.game, d)):
@@ -498,8 +498,7 @@ class TableController:
         if self.finished or not self.game.is_over():
             return
         w, b = self.game.score()
-        winner = self.game.winner()
-        result = {"w": "white", "b": "black"}.get(winner or "", "tie")
+        result = {"w": "white", "b": "black"}.get(self.game.winner() or "", "tie")
         if self.journal is not None and self.game_id is not None:
             self.journal.finish(self.game_id, white_score=w, black_score=b, result=result)
         self.finished = True
@@ -570,6 +569,8 @@ class TableController:
                 self.new_game()
         elif name in ("next", "confirm"):
             self._choose(name)
+        elif self.timer is not None:  # ``clock``: the player hands the clock over
+            self.timer.button(event)
 
     def _choose(self, name: str) -> None:
         e = self.explanation
@@ -588,7 +589,6 @@ class TableController:
         else:
             self.suggested = cells[(cells.index(self.suggested) + 1) % len(cells)]
 
-    # ----------------------------------------------------------------- listeners
     def notify(self) -> None:
         """Something outside the table changed (a remote action arrived): tell listeners."""
         self._emit(self._t)
