@@ -31,6 +31,17 @@ tells apart, as ``benchmarks/sessions.py`` reports it: never counted as followed
 read against the renderer's truth: a colour on a covered cell, a wrong colour, a piece read
 '.', an empty cell read as a piece, a visible cell '?'.
 
+A real room, each behind a switch (without them the games are exactly as before):
+``--answers ranges`` the prompts answered with timings drawn from ranges per game and per
+answer (before the prompt shows or seconds after, held 0.3-1.5 s, the hand leaving with the
+stack or lingering, the stack back up to 3 mm off; some players never answer:
+``controller.sim.answers``); ``--lit`` the table's LEDs lit from the true game in the default
+palette at a brightness of 0.3-0.5 a game, 0.6 s behind the board (``vision.synthetic.leds``);
+``--auto-exposure`` the room light drifting, a person's shadow now and then, and the camera's
+automatic exposure and white balance (``vision.synthetic.room``); ``--real SHARE`` that share of
+the games taken from ../shared/games/boardspace/ (real games: tall stacks, long moves).
+``--room`` turns all of them on (half the games real); ``--classic`` turns them all off.
+
 Rendering costs about 0.5 s a frame at 960x720 (each distinct table state is rendered once;
 reading is per frame), so a game takes minutes: run it niced.
 """
@@ -40,10 +51,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import sys
 import time
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -54,10 +66,13 @@ sys.path.insert(0, str(ROOT))
 
 from controller.runner import PlacementTeacher  # noqa: E402
 from controller.sensorlog import format_event  # noqa: E402
+from controller.sim.answers import AnswerRanges  # noqa: E402
 from controller.sim.physical import GiveUp, Meanness, Sight, generate  # noqa: E402
 from controller.sim.scoring import unseen_order  # noqa: E402
+from controller.table.renderer import DEFAULT_PALETTE  # noqa: E402
 from controller.table.session import TableController  # noqa: E402
 from engine.geometry import NEIGHBOURS, cell_name  # noqa: E402
+from engine.records import decode_record, load_record_file  # noqa: E402
 from hardware.camera import SyntheticSource  # noqa: E402
 from hardware.clock import FakeClock  # noqa: E402
 from hardware.events import SnapshotEvent  # noqa: E402
@@ -74,6 +89,7 @@ from vision.synthetic.render import (  # noqa: E402
     random_scene,
     render,
 )
+from vision.synthetic.room import Develop  # noqa: E402
 
 #: The camera is a real sensor: no simulated flips, drops or repeats on top of its readings
 #: (the players' own meanness stays: hands, held stacks, knocks, blackouts, late removals).
@@ -83,15 +99,55 @@ CAMERA_MEANNESS = Meanness(noise=0.0, drop=0.02, repeat=0.0)
 LOST_AFTER = 300
 #: A stack set down stands up to this many mm off its cell's centre, each way.
 OFFSET_MM = 2.5
+#: The LEDs change this long after the board does (as a controller's would, once it knew).
+LED_LAG = 0.6
+REAL_GAMES = ROOT.parent / "shared" / "games" / "boardspace"
+
+
+@dataclass(frozen=True)
+class Room:
+    """What of a real room the games are filmed in (all off: the classic games)."""
+
+    answers: AnswerRanges | None = None
+    lit: bool = False
+    auto: bool = False
+    real: float = 0.0  # share of the games taken from REAL_GAMES
+
+    @property
+    def name(self) -> str:
+        on = [n for n, v in (("answers", self.answers), ("lit", self.lit),
+                             ("auto-exposure", self.auto), (f"real {self.real:g}", self.real))
+              if v]
+        return "+".join(on) or "classic"
+
+
+def real_game(seed: int, share: float) -> tuple[str, list[str]] | None:
+    """The real game (file name, actions) that game ``seed`` plays, or None (a random one)."""
+    rng = random.Random(f"real-{seed}")
+    if share <= 0 or rng.random() >= share:
+        return None
+    files = sorted(REAL_GAMES.glob("*.sgf"))
+    if not files:
+        raise SystemExit(f"no real games in {REAL_GAMES}")
+    path = rng.choice(files)
+    record = load_record_file(decode_record(path.read_bytes()), path.name)
+    return path.name, [str(m) for m in record.moves]
 
 
 class FilmedTable:
     """A ``controller.sim.physical`` sensor: renders the true table (hand included) and reads
     each frame through the camera play path."""
 
-    def __init__(self, seed: int, size: tuple[int, int]) -> None:
+    def __init__(self, seed: int, size: tuple[int, int], room: Room | None = None) -> None:
         self.rng = np.random.default_rng(seed)
         self.scene: Scene = random_scene(self.rng, [""] * 49, hands=0, size=size, wide=True)
+        self.room = room or Room()
+        #: The LEDs' brightness (0.3-0.5 a game) and what they lit when (own stream).
+        self.brightness = float(np.random.default_rng([seed, 5]).uniform(0.3, 0.5))
+        self.scene.led_holes = self.room.lit
+        self.lit_history: list[tuple[float, tuple[tuple[int, str], ...]]] = []
+        self.develop = (Develop(seed, size, room=True, auto=True) if self.room.auto else None)
+        self._set_backs: tuple[int, ...] = ()
         self.geometry = BoardGeometry()
         k, rot, t = camera_pose(self.scene, self.geometry)
         centres = np.c_[self.geometry.cell_centres_mm(), np.zeros(49)]
@@ -149,6 +205,7 @@ class FilmedTable:
         self.events: list[Any] = []
         #: The true record and the controller's (``--dump``).
         self.records: tuple[list[str], list[str]] = ([], [])
+        self.real = ""  # the real game's file, or "" (a random game)
 
     def __call__(self, stacks: list[str], covered: frozenset[int], ctl: TableController,
                  sight: Sight) -> tuple[str, int]:
@@ -157,26 +214,39 @@ class FilmedTable:
                                        self.clock,
                                        heights_provider=ctl.heights)
             self.teacher = PlacementTeacher(self.camera, ctl)
+        backs = self._set_backs or (0,) * 49
         for c, (a, b) in enumerate(zip(self._set_downs, sight.set_downs, strict=True)):
-            if a != b:  # set down again: never exactly where it stood
+            if a != b and sight.set_backs and sight.set_backs[c] != backs[c]:
+                # set back where it stood, a few millimetres off
+                ox, oy = self.offsets[c]
+                self.offsets[c] = (ox + sight.shifts[c][0], oy + sight.shifts[c][1])
+            elif a != b:  # set down again: never exactly where it stood
                 dx, dy = self.places.uniform(-OFFSET_MM, OFFSET_MM, 2)
                 self.offsets[c] = (float(dx), float(dy))
         self._set_downs = sight.set_downs
+        self._set_backs = sight.set_backs
         offsets = [o if s else (0.0, 0.0) for o, s in zip(self.offsets, stacks, strict=True)]
-        state = (tuple(stacks), covered, sight.hand, sight.over, tuple(offsets))
+        leds = self._leds(sight) if self.room.lit else None
+        state = (tuple(stacks), covered, sight.hand, sight.over, tuple(offsets),
+                 tuple(sorted(leds.items())) if leds else ())
         if state != self._state:
             self._state = state
             t0 = time.process_time()
             self._hand_list = self._hands(covered, sight)
             self._render_seed = int(self.rng.integers(1 << 30))
             scene = replace(self.scene, stacks=list(stacks), hands=self._hand_list,
-                            seed=self._render_seed, offsets=offsets)
+                            seed=self._render_seed, offsets=offsets, leds=leds)
             self.frame, self.truth = render(scene, self.geometry)
             self.render_cpu += time.process_time() - t0
             self.renders += 1
         self.clock.advance(0.1)
         noise = self.noise[int(self.rng.integers(len(self.noise)))]
-        self.noisy = np.clip(self.frame + noise, 0, 255).astype(np.uint8)
+        if self.develop is not None:
+            t0 = time.process_time()
+            self.noisy = self.develop(self.frame, sight.t, noise)
+            self.render_cpu += time.process_time() - t0
+        else:
+            self.noisy = np.clip(self.frame + noise, 0, 255).astype(np.uint8)
         t0 = time.process_time()
         events = self.teacher.poll()
         self.read_cpu.append(time.process_time() - t0)
@@ -204,6 +274,20 @@ class FilmedTable:
             self.lost = (self.frame, self.truth.expected, cells, ctl.game.stacks(), ctl.view())
             raise GiveUp
         return cells, touched
+
+    def _leds(self, sight: Sight) -> dict[int, tuple[int, int, int]]:
+        """The LEDs as lit now: the true game's roles ``LED_LAG`` s ago, in the default
+        palette at this game's brightness."""
+        self.lit_history.append((sight.t, sight.roles))
+        roles: tuple[tuple[int, str], ...] = ()
+        for i in range(len(self.lit_history) - 1, -1, -1):
+            if self.lit_history[i][0] <= sight.t - LED_LAG + 1e-6:
+                roles = self.lit_history[i][1]
+                del self.lit_history[:max(0, i - 1)]
+                break
+        b = self.brightness
+        return {c: tuple(int(round(v * b)) for v in DEFAULT_PALETTE[role])  # type: ignore[misc]
+                for c, role in roles}
 
     def _next_frame(self, index: int) -> np.ndarray:
         assert self.noisy is not None
@@ -258,10 +342,15 @@ class FilmedTable:
                 self.reads["wrong colour"] += 1
 
 
-def play(seed: int, size: tuple[int, int]) -> tuple[str, str, FilmedTable, int]:
+def play(seed: int, size: tuple[int, int], room: Room | None = None
+         ) -> tuple[str, str, FilmedTable, int]:
     """One game: (outcome, where it went wrong, the filmed table, true actions)."""
-    table = FilmedTable(seed, size)
-    session = generate(seed, "camera", CAMERA_MEANNESS, sensor=table)
+    room = room or Room()
+    table = FilmedTable(seed, size, room)
+    real = real_game(seed, room.real)
+    table.real = real[0] if real else ""
+    session = generate(seed, "camera", CAMERA_MEANNESS, sensor=table, answers=room.answers,
+                       lights=room.lit, record=real[1] if real else None)
     assert table.teacher is not None
     done = [str(m) for m in table.teacher.controller.game.move_stack]
     truth = session.truth
@@ -323,15 +412,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dump", type=Path, default=None,
                     help="folder for each game's first misread frames and readings "
                          "(and a lost game's last frame)")
+    ap.add_argument("--answers", choices=("classic", "ranges"), default="classic",
+                    help="how prompts are answered: the classic fixed timings, or timings "
+                         "drawn from ranges per game and answer, some players never answering")
+    ap.add_argument("--lit", action="store_true", help="the table's LEDs lit while filming")
+    ap.add_argument("--auto-exposure", action="store_true",
+                    help="auto exposure and white balance, drifting room light, shadows")
+    ap.add_argument("--real", type=float, nargs="?", const=1.0, default=0.0, metavar="SHARE",
+                    help="this share of the games (1 without a value) real boardspace.net games")
+    ap.add_argument("--room", action="store_true",
+                    help="all of the above (half the games real unless --real says)")
+    ap.add_argument("--classic", action="store_true", help="none of the above (the default)")
     args = ap.parse_args(argv)
     w, h = (int(v) for v in args.size.lower().split("x"))
+    room = Room()
+    if not args.classic:
+        every = args.room
+        room = Room(answers=AnswerRanges() if every or args.answers == "ranges" else None,
+                    lit=every or args.lit, auto=every or args.auto_exposure,
+                    real=args.real if args.real or not every else 0.5)
+    kinds: dict[str, Counter[str]] = {"random": Counter(), "real": Counter()}
     outcomes: Counter[str] = Counter()
     reads: Counter[str] = Counter()
     cpu: list[float] = []
     start = time.perf_counter()
     for seed in range(args.first, args.first + args.games):
-        outcome, where, table, plies = play(seed, (w, h))
+        outcome, where, table, plies = play(seed, (w, h), room)
         outcomes[outcome] += 1
+        kinds["real" if table.real else "random"][outcome] += 1
         reads.update(table.reads)
         cpu.extend(table.read_cpu)
         if args.dump is not None:
@@ -340,12 +448,19 @@ def main(argv: list[str] | None = None) -> int:
             m = table.scene.material
             board = "sheet" if m is None else f"{m.kind}/{m.prints}"
             errors = {k: v for k, v in table.reads.items() if k != "frames"}
-            print(f"game {seed}: {outcome} {where} ({plies} actions, board {board}, "
+            what = f"real {table.real}, " if table.real else ""
+            print(f"game {seed}: {outcome} {where} ({what}{plies} actions, board {board}, "
                   f"lamp {table.scene.lamp_k:.0f} K, tilt {table.scene.tilt_deg:.0f}; "
                   f"{table.reads['frames']} frames, {table.renders} renders; "
                   f"misread cells {errors or 'none'})", flush=True)
     games = args.games
     print(f"camera_games.size: {w}x{h}")
+    print(f"camera_games.room: {room.name}")
+    for kind, counts in kinds.items():
+        n = sum(counts.values())
+        if n and n != games:
+            print(f"camera_games.{kind}: followed {counts['followed']}/{n}, stalled "
+                  f"{counts['stalled'] + counts['unseen order']}/{n}, wrong {counts['wrong']}/{n}")
     print(f"camera_games.followed: {outcomes['followed']}/{games}")
     print(f"camera_games.stalled: {outcomes['stalled']}/{games}")
     print(f"camera_games.unseen_order: {outcomes['unseen order']}/{games} (the same game but "

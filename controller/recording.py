@@ -3,7 +3,9 @@
 ``frames.jsonl`` holds one JSON object a line, ``t`` in seconds and non-decreasing:
 ``{"t": 0.2, "image": "f000001.jpg"}`` for every frame the camera gave (``image`` relative to
 the folder) and ``{"t": 3.2, "button": "confirm"}`` (optionally ``"long": true``) as in a sensor
-log. :func:`read_recording` checks every line (the sensor log's checks of ``t`` and buttons,
+log. An image line may also carry ``"leds": {"C3": [r, g, b], ...}``: the colours the table's
+LEDs showed when the frame was taken (after brightness, lit cells only, ``{}`` all dark; absent:
+not known). :func:`read_recording` checks every line (the sensor log's checks of ``t`` and buttons,
 plus the image files); :func:`replay_recording` feeds the frames through exactly what ``play``
 runs with a camera; :class:`RecordingWriter` is what ``play --record FOLDER`` writes with.
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import reprlib
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -25,8 +28,10 @@ from controller.i18n import Msg, config_error
 from controller.runner import PlacementTeacher
 from controller.sensorlog import SensorLogError, parse_button, parse_object, read_lines
 from controller.table.session import TableController
+from engine.geometry import CELL_NAMES
 from hardware.clock import FakeClock
 from hardware.events import ButtonEvent, SensorEvent, SnapshotEvent
+from hardware.leds import RGB, WireStrip
 
 if TYPE_CHECKING:
     import numpy as np
@@ -50,6 +55,9 @@ DEFAULT_MAX_BYTES = 2_000_000_000
 #: again: sensor noise averages to ~0.5 there, a hand or a moved stack to several.
 SAME_IMAGE = 1.5
 THUMB = (160, 120)
+_CELLS = {name: cell for cell, name in enumerate(CELL_NAMES)}
+#: What lit which cell when a frame was taken: cell -> (r, g, b), lit cells only.
+Leds = Mapping[int, RGB]
 
 
 class RecordingError(SensorLogError):
@@ -58,11 +66,14 @@ class RecordingError(SensorLogError):
 
 @dataclass(frozen=True)
 class Frame:
-    """An image line: the frame at ``t`` is the file ``image`` (relative to the folder)."""
+    """An image line: the frame at ``t`` is the file ``image`` (relative to the folder);
+    ``leds`` what the table's LEDs showed then (cell -> (r, g, b)), None when the line does
+    not say."""
 
     t: float
     image: str
     line: int
+    leds: dict[int, RGB] | None = None
 
 
 @dataclass(frozen=True)
@@ -171,7 +182,7 @@ def read_recording(path: str | Path, warn: Callable[[str], object] | None = None
     def parse(text: str, where: str, number: int) -> Entry:
         obj, t = parse_object(text, where)
         if "image" in obj:
-            other = [k for k in ("button", "long", "cells", "polarity") if k in obj]
+            other: list[str] = [k for k in ("button", "long", "cells", "polarity") if k in obj]
             if other:
                 raise RecordingError(Msg("{where}: an 'image' line cannot have {value}",
                                          where=where, value=', '.join(repr(k) for k in other)))
@@ -179,9 +190,10 @@ def read_recording(path: str | Path, warn: Callable[[str], object] | None = None
             if image not in checked:
                 _check_image(image, folder, inside, where)
                 checked.add(image)
-            return Frame(t, image, number)
+            leds = parse_leds(obj["leds"], where) if "leds" in obj else None
+            return Frame(t, image, number, leds)
         if "button" in obj:
-            other = [k for k in ("cells", "polarity") if k in obj]
+            other = [k for k in ("cells", "polarity", "leds") if k in obj]
             if other:
                 raise RecordingError(Msg("{where}: a 'button' line cannot have {value}",
                                          where=where, value=', '.join(repr(k) for k in other)))
@@ -202,6 +214,35 @@ def read_recording(path: str | Path, warn: Callable[[str], object] | None = None
     if not recording.frames:
         raise RecordingError(Msg("{name}: the camera recording holds no frames", name=name))
     return recording
+
+
+def parse_leds(value: object, where: str) -> dict[int, RGB]:
+    """An image line's ``leds``, ``{"C3": [r, g, b], ...}``, as {cell: (r, g, b)}; a
+    RecordingError naming ``where`` and the fault when it is not that."""
+    if not isinstance(value, dict):
+        raise RecordingError(Msg("{where}: 'leds' must be an object of cell names and [r, g, b] "
+                                 "colours, got {kind}", where=where, kind=_json_kind(value)))
+    leds: dict[int, RGB] = {}
+    for name, colour in value.items():
+        cell = _CELLS.get(name)
+        if cell is None:
+            raise RecordingError(Msg("{where}: 'leds' names {name}, which is no cell of the "
+                                     "board (A1..I1, A2..J2, A3..K3, B4..K4, C5..K5)",
+                                     where=where, name=reprlib.repr(name)))
+        if not (isinstance(colour, list) and len(colour) == 3
+                and all(type(v) is int and 0 <= v <= 255 for v in colour)):
+            raise RecordingError(Msg("{where}: 'leds' {name}: a colour is [r, g, b], three whole "
+                                     "numbers 0-255, got {colour}",
+                                     where=where, name=name, colour=reprlib.repr(colour)))
+        leds[cell] = (colour[0], colour[1], colour[2])
+    return leds
+
+
+def _json_kind(value: object) -> str:
+    """What JSON calls the kind of a parsed value: 'array', 'string', 'null', ..."""
+    kinds = ((bool, "true/false"), (int | float, "a number"), (str, "a string"),
+             (list, "an array"), (dict, "an object"))
+    return next((name for kind, name in kinds if isinstance(value, kind)), "null")
 
 
 def _check_image(image: object, folder: Path, inside: Path, where: str) -> None:
@@ -247,9 +288,11 @@ def replay_recording(recording: Recording, ctl: TableController, *,
     A CameraSensor reads each frame (decoded when its line comes) with the recording's ``t``
     as its clock and the controller's committed heights, behind a PlacementTeacher so each
     committed placement teaches the colour model; per image line: poll, handle, advance(t);
-    per button line: handle. Then settle. ``reader`` defaults to ``BoardReader()`` (the
-    default camera geometry); ``on_frame(t, events, sensor)`` sees every frame (benchmarks,
-    tests). RecordingError names the line of an image that cannot be decoded.
+    per button line: handle. Then settle. Each frame's ``leds`` (None where the line has none)
+    go with it to the reader, as ``play`` gives it what its strip showed. ``reader`` defaults
+    to ``BoardReader()`` (the default camera geometry); ``on_frame(t, events, sensor)`` sees
+    every frame (benchmarks, tests). RecordingError names the line of an image that cannot be
+    decoded.
     """
     from hardware.camera import SyntheticSource
     from vision.backend import CameraSensor
@@ -257,6 +300,7 @@ def replay_recording(recording: Recording, ctl: TableController, *,
 
     clock = FakeClock(0.0)
     pending: list[Frame] = []
+    lit: list[Leds | None] = [None]  # the leds of the frame being read
     decoded: dict[str, np.ndarray] = {}  # the last image: repeated lines decode it once
 
     def next_frame(index: int) -> np.ndarray | None:
@@ -269,7 +313,7 @@ def replay_recording(recording: Recording, ctl: TableController, *,
         return decoded[frame.image].copy()
 
     sensor = CameraSensor(SyntheticSource(next_frame), reader or BoardReader(), clock,
-                          heights_provider=ctl.heights)
+                          heights_provider=ctl.heights, leds_provider=lambda: lit[0])
     teacher = PlacementTeacher(sensor, ctl)
     with sensor:
         for entry in recording.entries:
@@ -278,6 +322,7 @@ def replay_recording(recording: Recording, ctl: TableController, *,
                 continue
             clock.t = entry.t
             pending[:] = [entry]
+            lit[0] = entry.leds
             events = [e for e in teacher.poll() if isinstance(e, SnapshotEvent)]
             for event in events:
                 ctl.handle(event)
@@ -345,8 +390,9 @@ class RecordingWriter:
 
     Times are made relative to the first line (as LogRecorder's). Disk use is bounded:
     frames are JPEG at ``quality``; a frame whose reading equals the previous frame's and
-    whose image is nearly the last stored one (:data:`SAME_IMAGE`) is not stored again, its
-    line names the last stored file (the timing is kept exactly); and at ``max_bytes``
+    whose image is nearly the last stored one (:data:`SAME_IMAGE`), under the same LEDs, is
+    not stored again, its line names the last stored file (the timing is kept exactly); a
+    frame given what the LEDs showed has it on its line (``leds``); and at ``max_bytes``
     (images and lines) the recording ends: one line to ``warn`` (default: stderr), the game
     goes on. frames.jsonl is line-buffered, each image written before its line, so a power
     cut keeps what was written.
@@ -379,29 +425,33 @@ class RecordingWriter:
         self._reading: str | None = None
         self._thumb: np.ndarray | None = None
         self._stored: str | None = None
+        self._stored_leds: dict[int, RGB] | None = None
         #: bytes written (images and lines); frame lines, images stored; the cap was reached
         self.bytes = 0
         self.frames = 0
         self.images = 0
         self.full = False
 
-    def write_frame(self, t: float, frame: np.ndarray, reading: str) -> None:
-        """One frame the camera gave at ``t`` (its own clock) and the snapshot read from it."""
+    def write_frame(self, t: float, frame: np.ndarray, reading: str,
+                    leds: Leds | None = None) -> None:
+        """One frame the camera gave at ``t`` (its own clock), the snapshot read from it and,
+        when known, what the LEDs showed as it was taken (cell -> (r, g, b), lit cells)."""
         if self._file is None or self.full:
             return
         import cv2
         import numpy as np
 
         t = self._time(t)
+        lit = None if leds is None else {c: leds[c] for c in sorted(leds) if any(leds[c])}
         thumb = cv2.resize(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), THUMB,
                            interpolation=cv2.INTER_AREA)
         same = (self._stored is not None and reading == self._reading
-                and self._thumb is not None
+                and lit == self._stored_leds and self._thumb is not None
                 and float(np.mean(cv2.absdiff(thumb, self._thumb))) < self.same_image)
         self._reading = reading
         if same:
             assert self._stored is not None
-            if self._emit(_line({"t": t, "image": self._stored})):
+            if self._emit(_frame_line(t, self._stored, lit)):
                 self.frames += 1
             return
         ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, self.quality])
@@ -409,8 +459,8 @@ class RecordingWriter:
             raise RecordingError(Msg("{folder}: cannot encode frame {frames} as JPEG",
                                      folder=self.folder, frames=self.frames))
         name = IMAGE_NAME.format(self.frames)
-        if self._emit(_line({"t": t, "image": name}), name, jpeg.tobytes()):
-            self._stored, self._thumb = name, thumb
+        if self._emit(_frame_line(t, name, lit), name, jpeg.tobytes()):
+            self._stored, self._thumb, self._stored_leds = name, thumb, lit
             self.images += 1
             self.frames += 1
 
@@ -466,17 +516,22 @@ class RecordingWriter:
 class CameraRecorder:
     """The runner's recorder on a camera table: each SnapshotEvent is stored with the frame it
     was read from (the camera's ``last_frame``: the runner feeds a poll's events before the
-    next poll), each button as it comes; other events are not kept."""
+    next poll) and, given ``leds`` (e.g. :func:`strip_leds`), what the LEDs showed then (the
+    runner lights the next view only after feeding); each button as it comes; other events
+    are not kept."""
 
-    def __init__(self, writer: RecordingWriter, camera: Any) -> None:
+    def __init__(self, writer: RecordingWriter, camera: Any,
+                 leds: Callable[[], Leds | None] | None = None) -> None:
         self.writer = writer
         self.camera = camera
+        self.leds = leds
 
     def write(self, event: SensorEvent) -> None:
         if isinstance(event, SnapshotEvent):
             frame = self.camera.last_frame
             if frame is not None:
-                self.writer.write_frame(event.t, frame, event.cells)
+                lit = self.leds() if self.leds is not None else None
+                self.writer.write_frame(event.t, frame, event.cells, lit)
         elif isinstance(event, ButtonEvent):
             self.writer.write_button(event)
 
@@ -488,6 +543,26 @@ class CameraRecorder:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def strip_leds(strip: Any) -> Callable[[], dict[int, RGB]]:
+    """What ``strip`` shows now, for the recorder and the camera: cell -> (r, g, b) of its
+    last shown frame after brightness (and the current limit, without gamma: as a person sees
+    them), lit cells only. {} before its first frame, and for a strip that lights nothing on
+    the table (the terminal's, ``none``): only a strip fed with wire bytes drives LEDs."""
+    def lit() -> dict[int, RGB]:
+        frame = strip.last_frame if isinstance(strip, WireStrip) else None
+        if frame is None:
+            return {}
+        return {cell: rgb for cell, rgb in enumerate(frame.preview) if any(rgb)}
+    return lit
+
+
+def _frame_line(t: float, image: str, leds: Leds | None) -> str:
+    obj: dict[str, Any] = {"t": t, "image": image}
+    if leds is not None:
+        obj["leds"] = {CELL_NAMES[c]: list(rgb) for c, rgb in leds.items()}
+    return _line(obj)
 
 
 def _line(obj: Mapping[str, Any]) -> str:

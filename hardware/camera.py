@@ -3,6 +3,10 @@
 ``FrameSource.read()`` returns an (H, W, 3) uint8 BGR array, or None when no frame is
 available (end of a file or folder, a dropped frame). Sources are context managers and
 ``close()`` is safe twice. This module must not import vision/.
+
+A camera (picamera2, a V4L2 webcam) locks its exposure and white balance once the picture has
+settled (``[camera] lock = "auto"``, :mod:`hardware.camera_lock`); ``lock_status`` says what it
+locked and what stays automatic.
 """
 
 from __future__ import annotations
@@ -14,6 +18,15 @@ from typing import Any
 import numpy as np
 
 from engine.errors import ConfigError, DvonnError
+from hardware.camera_lock import (
+    LOCK_CHOICES,
+    CameraLock,
+    Notify,
+    PicameraLock,
+    V4l2Lock,
+    say_on_stderr,
+)
+from hardware.clock import Clock, SystemClock
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -26,11 +39,23 @@ class FrameSource:
     """Base class: subclasses implement ``_read`` (one frame) and ``_release``."""
 
     closed = False
+    #: Locks the camera's exposure and white balance once the picture settles (None: a
+    #: source with nothing to lock, or ``lock = "off"``).
+    lock: CameraLock | None = None
 
     def read(self) -> np.ndarray | None:
         if self.closed:
             raise CameraError(f"{type(self).__name__} is closed")
-        return self._read()
+        frame = self._read()
+        if frame is not None and self.lock is not None and not self.lock.done:
+            self.lock.step(frame)
+        return frame
+
+    @property
+    def lock_status(self) -> str:
+        """What the camera locked and what stays automatic ("" for a source without
+        controls)."""
+        return self.lock.status if self.lock is not None else ""
 
     def _read(self) -> np.ndarray | None:
         raise NotImplementedError
@@ -51,14 +76,19 @@ class FrameSource:
 
 
 class VideoCaptureSource(FrameSource):
-    """cv2.VideoCapture: a USB camera by index, a video file or a stream URL."""
+    """cv2.VideoCapture: a USB camera by index, a video file or a stream URL. A camera
+    (an index or /dev/video*) opened through V4L2 locks its exposure and white balance once
+    the picture settles, unless ``lock`` is "off"; ``capture`` makes the VideoCapture (tests
+    pass a fake)."""
 
     def __init__(self, device: int | str, width: int | None = None,
-                 height: int | None = None) -> None:
+                 height: int | None = None, *, lock: str = "auto", clock: Clock | None = None,
+                 notify: Notify = say_on_stderr,
+                 capture: Callable[[int | str], Any] | None = None) -> None:
         import cv2
 
         self.device = device
-        self._cap = cv2.VideoCapture(device)
+        self._cap = (capture or cv2.VideoCapture)(device)
         if not self._cap.isOpened():
             self._cap.release()
             self.closed = True
@@ -67,6 +97,14 @@ class VideoCaptureSource(FrameSource):
             self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
         if height:
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        is_camera = isinstance(device, int) or str(device).startswith("/dev/video")
+        if lock == "auto" and is_camera:
+            backend = _backend_name(self._cap)
+            if backend in ("", "V4L2"):
+                self.lock = V4l2Lock(self._cap, cv2, clock or SystemClock(), notify)
+            else:
+                notify(f"camera: exposure and white balance stay automatic: OpenCV opened "
+                       f"{device!r} through {backend}, not V4L2")
 
     def _read(self) -> np.ndarray | None:
         ok, frame = self._cap.read()
@@ -124,16 +162,22 @@ class SyntheticSource(FrameSource):
 
 
 class Picamera2Source(FrameSource):
-    """The Raspberry Pi camera through picamera2 (a Pi system package, imported lazily)."""
+    """The Raspberry Pi camera through picamera2 (a Pi system package, imported lazily).
+    Exposure and white balance lock once the picture settles, unless ``lock`` is "off";
+    ``camera`` makes the Picamera2 object (tests pass a fake)."""
 
-    def __init__(self, width: int = 1280, height: int = 960) -> None:
+    def __init__(self, width: int = 1280, height: int = 960, *, lock: str = "auto",
+                 clock: Clock | None = None, notify: Notify = say_on_stderr,
+                 camera: Callable[[], Any] | None = None) -> None:
+        if camera is None:
+            try:
+                from picamera2 import Picamera2
+            except ImportError as exc:
+                raise CameraError("picamera2 is not installed (it comes with Raspberry Pi OS: "
+                                  "sudo apt install python3-picamera2)") from exc
+            camera = Picamera2
         try:
-            from picamera2 import Picamera2
-        except ImportError as exc:
-            raise CameraError("picamera2 is not installed (it comes with Raspberry Pi OS: "
-                              "sudo apt install python3-picamera2)") from exc
-        try:
-            self._cam = Picamera2()
+            self._cam = camera()
         except Exception as exc:  # the library raises plain errors when no camera is there
             raise CameraError(f"cannot open the Pi camera: {exc}") from exc
         try:
@@ -144,6 +188,8 @@ class Picamera2Source(FrameSource):
         except Exception as exc:
             self._cam.close()
             raise CameraError(f"cannot start the Pi camera at {width}x{height}: {exc}") from exc
+        if lock == "auto":
+            self.lock = PicameraLock(self._cam, clock or SystemClock(), notify)
 
     def _read(self) -> np.ndarray | None:
         # picamera2's "RGB888" is laid out B, G, R in memory: already what OpenCV expects.
@@ -157,20 +203,26 @@ class Picamera2Source(FrameSource):
             self._cam.close()
 
 
-def source_from_config(section: Mapping[str, Any]) -> FrameSource:
+def source_from_config(section: Mapping[str, Any], *, clock: Clock | None = None,
+                       notify: Notify = say_on_stderr) -> FrameSource:
     """Build a source from the ``camera`` config section by its ``source`` key:
-    ``picamera2`` (width, height), ``video`` (device: index, file or URL), ``folder`` (path)."""
+    ``picamera2`` (width, height), ``video`` (device: index, file or URL), ``folder`` (path);
+    ``lock`` ("auto" or "off") for the cameras, timed by ``clock``."""
     kind = section.get("source", "picamera2")
     width = _int(section, "width", 1280)
     height = _int(section, "height", 960)
+    lock = section.get("lock", "auto")
+    if lock not in LOCK_CHOICES:
+        raise ConfigError("camera.lock", f"must be one of {', '.join(LOCK_CHOICES)}, "
+                          f"got {lock!r}")
     if kind == "picamera2":
-        return Picamera2Source(width, height)
+        return Picamera2Source(width, height, lock=lock, clock=clock, notify=notify)
     if kind == "video":
         device = section.get("device", 0)
         if isinstance(device, bool) or not isinstance(device, int | str):
             raise ConfigError("camera.device", f"must be a camera index or a path/URL, "
                               f"got {device!r}")
-        return VideoCaptureSource(device, width, height)
+        return VideoCaptureSource(device, width, height, lock=lock, clock=clock, notify=notify)
     if kind == "folder":
         path = section.get("path")
         if not isinstance(path, str) or not path:
@@ -184,3 +236,11 @@ def _int(section: Mapping[str, Any], key: str, default: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise ConfigError(f"camera.{key}", f"must be a positive integer, got {value!r}")
     return value
+
+
+def _backend_name(cap: Any) -> str:
+    """The OpenCV backend that opened ``cap`` ("" when it cannot say)."""
+    try:
+        return str(cap.getBackendName())
+    except Exception:
+        return ""

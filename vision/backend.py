@@ -20,18 +20,26 @@ from vision.pose import BoardNotFoundError
 from vision.reader import BoardReader, Reading
 
 UNREADABLE = "?" * NUM_CELLS
+#: What the table's LEDs show: cell -> (r, g, b), after brightness, lit cells only.
+Leds = Mapping[int, tuple[int, int, int]]
 HIDDEN = "hidden by a stack"  # vision.classify's reason for a cell behind a taller stack
 
 
 class CameraSensor:
-    """Polls a frame source and reads each frame; a lost board reads as all '?'."""
+    """Polls a frame source and reads each frame; a lost board reads as all '?'.
+
+    ``leds_provider`` says what the table's LEDs show as a frame is taken (None: not known);
+    it goes to the reader with the frame."""
 
     def __init__(self, source: FrameSource, reader: BoardReader, clock: Clock,
-                 heights_provider: Callable[[], Sequence[int]] | None = None) -> None:
+                 heights_provider: Callable[[], Sequence[int]] | None = None,
+                 leds_provider: Callable[[], Leds | None] | None = None) -> None:
         self.source = source
         self.reader = reader
         self.clock = clock
         self.heights_provider = heights_provider
+        self.leds_provider = leds_provider
+        self._last_leds: Leds | None = None
         self.last_reading: Reading | None = None
         self.last_error: str = ""
         self._last_frame: np.ndarray | None = None
@@ -47,9 +55,10 @@ class CameraSensor:
             return []
         t = self.clock.now()
         heights = list(self.heights_provider()) if self.heights_provider is not None else None
-        self._last_frame = frame
+        leds = self.leds_provider() if self.leds_provider is not None else None
+        self._last_frame, self._last_leds = frame, leds
         try:
-            reading = self.reader.read(frame, heights)
+            reading = self.reader.read(frame, heights, leds)
         except BoardNotFoundError as exc:
             self.last_error = str(exc)
             self.last_reading = Reading(UNREADABLE, [0.0] * NUM_CELLS, False,
@@ -79,7 +88,7 @@ class CameraSensor:
         shared = self.reader.detector  # (OpenCV's detector cannot be copied; it keeps nothing)
         probe = copy.deepcopy(self.reader, {id(shared): shared})
         try:
-            reading = probe.read(self._last_frame, list(heights))
+            reading = probe.read(self._last_frame, list(heights), self._last_leds)
         except BoardNotFoundError:
             return None
         hidden = sum(1 << c for c in range(NUM_CELLS)
@@ -116,7 +125,7 @@ class CameraSensor:
 
 
 #: Keys of the [camera] config section: the frame source's, the geometry's, and the calibration.
-SOURCE_KEYS = frozenset({"source", "width", "height", "device", "path", "loop"})
+SOURCE_KEYS = frozenset({"source", "width", "height", "device", "path", "loop", "lock"})
 GEOMETRY_KEYS = frozenset({"pitch_mm", "marker_side", "markers", "dictionary", "disc_diameter",
                            "disc_thickness"})
 CAMERA_KEYS = SOURCE_KEYS | GEOMETRY_KEYS | {"calibration"}
@@ -139,5 +148,5 @@ def camera_from_config(section: Mapping[str, Any], *, clock: Clock,
             raise ConfigError("camera.calibration", f"must be a file path, got {path!r}")
         calibration = Calibration.load(path)
     reader = BoardReader(geometry=geometry, calibration=calibration)
-    source = source_from_config(section)
+    source = source_from_config(section, clock=clock)
     return CameraSensor(source, reader, clock, heights_provider)

@@ -8,7 +8,7 @@ surface between the cells) -> the colour model. No full-frame float work, so it 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -98,6 +98,9 @@ class BoardReader:
         self._focal: FocalEstimator | None = None
         self._marker_white: dict[int, np.ndarray] = {}  # last good white of each marker card
         self._seen: tuple[int, ...] = ()  # markers detected in the last frame
+        #: What the table's LEDs showed as the frame being read was taken (cell -> (r, g, b),
+        #: after brightness, lit cells only; {} all dark), None when not known: see read().
+        self.leds: Mapping[int, tuple[int, int, int]] | None = None
         r = geometry.disc_radius_mm
         centres = geometry.cell_centres_mm()
         self._centres = centres
@@ -345,10 +348,14 @@ class BoardReader:
         return np.vstack([cols.mean(axis=0), np.zeros((2, 3))])
 
     # -- reading ------------------------------------------------------------------------
-    def read(self, frame: np.ndarray, heights: Sequence[int] | None = None) -> Reading:
-        """Read one BGR frame. Raises BoardNotFoundError when no pose is known at all."""
+    def read(self, frame: np.ndarray, heights: Sequence[int] | None = None,
+             leds: Mapping[int, tuple[int, int, int]] | None = None) -> Reading:
+        """Read one BGR frame. Raises BoardNotFoundError when no pose is known at all.
+        ``leds``: what the table's LEDs showed as it was taken (kept as ``self.leds``), None
+        when not known."""
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
             raise DvonnError("expected a BGR colour image (H x W x 3)")
+        self.leds = leds
         heights = parse_heights(heights)
         pose, fresh = self.locate(frame)
         grey = self._grey[1] if self._grey is not None else None  # sample() consumes it

@@ -17,6 +17,10 @@ covers). They behave like real people at a real table, not like the controller's
 - readings are missed (dropped frames, a blackout over a whole action), repeated, or noisy
   (a cell flips for 0.1 s; a sensor reads '?').
 
+Behind switches of :func:`generate` (off: the sessions are exactly as before): ``answers``
+(prompts answered on timings drawn from ranges, some players never answering),
+``lights`` (the sensor told what a lit table's LEDs show), ``record`` (a real game's actions).
+
 The players look at the controller's BoardView (a live TableController fed the same frames)
 only to know whether a prompt asks them for something. :func:`generate` returns the log
 events and the true actions; replaying the log must give exactly those actions.
@@ -25,10 +29,21 @@ events and the true actions; replaying the log must give exactly those actions.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from controller.sensorlog import LogEvent
+from controller.sim.answers import (
+    AnswerRanges,
+    Habit,
+    Lit,
+    candidates,
+    habits,
+    lit_roles,
+    record_actions,
+    will_ask,
+)
+from controller.sim.timed import TimedAnswers
 from controller.table.catchup import Limits
 from controller.table.session import TableController
 from engine.game import Game
@@ -73,6 +88,13 @@ class Sight:
     set_downs: tuple[int, ...]
     hand: str  # whose hand is over the board: 'w' (row-1 side), 'b' (row 5), '' none
     over: int | None  # the cell that hand acts on (a carried stack's destination), or None
+    t: float = 0.0  # the table's time (s)
+    #: Per cell, how many times a stack was set back where it stood (a gesture with
+    #: ``AnswerRanges``), and the last such set-back's shift (mm) from where it stood.
+    set_backs: tuple[int, ...] = ()
+    shifts: tuple[tuple[float, float], ...] = ()
+    #: (cell, role) the table's LEDs would light for the true game now (``lights``).
+    roles: tuple[tuple[int, str], ...] = ()
 
 
 #: A real sensor in place of the ideal one: (true stacks, cells a hand covers, the live
@@ -92,6 +114,8 @@ class Session:
     truth: list[str]
     expected: list[str]
     stats: dict[str, int] = field(default_factory=dict)
+    #: Each answer timed from ``AnswerRanges`` (start, reach, hold, linger, shift, early).
+    answers: list[dict[str, float]] = field(default_factory=list)
 
 
 class _Table:
@@ -123,6 +147,10 @@ class _Table:
         self.hand = ""  # whose hand acts: 'w', 'b'
         self.over: int | None = None  # the cell it acts on
         self.stats: dict[str, int] = {}
+        self.set_backs = [0] * 49
+        self.shifts: list[tuple[float, float]] = [(0.0, 0.0)] * 49
+        self.lit: Lit | None = None  # what the LEDs follow beside the game (``lights``)
+        self.roles: Callable[[], tuple[tuple[int, str], ...]] = tuple
 
     def count(self, what: str) -> None:
         self.stats[what] = self.stats.get(what, 0) + 1
@@ -131,7 +159,8 @@ class _Table:
         """What the sensor reads now: the snapshot and the stacks it saw moved."""
         if self.sensor is not None:
             sight = Sight(tuple(self.set_downs), self.hand if self.covered else "",
-                          self.over if self.covered else None)
+                          self.over if self.covered else None, self.t,
+                          tuple(self.set_backs), tuple(self.shifts), self.roles())
             got = self.sensor(self.stacks, frozenset(self.covered), self.ctl, sight)
             return (got, self.touched) if isinstance(got, str) else got
         return self.cells(), self.touched
@@ -194,12 +223,16 @@ class _Table:
         cells, touched = self.reading()
         return cells, self.polarities(), touched
 
-    def put(self, cell: int, stack: str) -> None:
-        """Set ``stack`` down on ``cell`` (a piece placed, a stack landed or set back): it
-        never stands exactly where the last one did, and a camera that saw the hand over it
-        sees it moved once the hand is gone (now and then it lands where it stood)."""
+    def put(self, cell: int, stack: str, back: tuple[float, float] | None = None) -> None:
+        """Set ``stack`` down on ``cell`` (a piece placed, a stack landed or set back, ``back``
+        mm from where it stood): it never stands exactly where the last one did, and a camera
+        that saw the hand over it sees it moved once the hand is gone (now and then it lands
+        where it stood)."""
         self.stacks[cell] = stack
         self.set_downs[cell] += 1
+        if back is not None:
+            self.set_backs[cell] += 1
+            self.shifts[cell] = back
         if self.kind == "camera" and cell in self.covered and not self.dark:
             if self.touches.random() < self.mean.touch_missed:
                 self.count("touch_missed")
@@ -228,11 +261,22 @@ class _Table:
         self.sleeve = {}
 
 
-class _Players:
-    def __init__(self, table: _Table, rng: random.Random, mean: Meanness) -> None:
+class _Players(TimedAnswers):
+    table: _Table
+
+    def __init__(self, table: _Table, rng: random.Random, mean: Meanness,
+                 ranges: AnswerRanges | None = None, record: list[Move] | None = None
+                 ) -> None:
         self.table = table
         self.rng = rng
         self.mean = mean
+        #: Answers timed from ranges (their own stream: the other draws stay as they were).
+        self.ranges = ranges
+        self.timer = random.Random(f"answers-{rng.random()}") if ranges else rng
+        self.habits: dict[str, Habit] = (
+            {side: habits(ranges, self.timer) for side in "wb"} if ranges else {})
+        self.answers: list[dict[str, float]] = []  # each timed answer, as drawn
+        self.record = record  # the actions to play (a real game), else random ones
         self.game = Game()
         self.truth: list[Move] = []
         self.sides: list[str] = []  # who made each true action
@@ -288,6 +332,16 @@ class _Players:
                 return
             target, t = pending[0], self.table
             t.hand = pending[1]
+            habit = self.habits.get(pending[1])
+            if habit is not None and habit.never:
+                t.count("never_answered")
+                return
+            if habit is not None and t.stacks[target] and self.rng.random() >= self.mean.buttons:
+                timing = habit.draw(self.timer)
+                t.frames(max(0.0, timing.start))
+                if self.pending() == pending:
+                    self.gesture(target, timing, early=False)
+                continue
             if self.rng.random() < self.mean.buttons or not t.stacks[target]:
                 t.count("buttons")
                 for _ in range(12):
@@ -344,7 +398,14 @@ class _Players:
                 t.count("blackout")
                 t.dark = True
                 dark_next = self.rng.random() < 0.3 and self.pending_target() is None
-            move = self.rng.choice(self.game.legal_moves())
+            if self.record is None:
+                move = self.rng.choice(self.game.legal_moves())
+            elif len(self.truth) - self.truth.count(PASS) < len(self.record):
+                move = self.record[len(self.truth) - self.truth.count(PASS)]
+            else:
+                break  # the record ends here (a resignation)
+            if t.lit is not None:
+                t.lit.prompt = None  # the next player acts: the LEDs show their turn
             t.hand = self.game.turn
             if move == PASS:
                 self.push(move)
@@ -396,6 +457,10 @@ class _Players:
         t.cover(s)
         self.pause(0.3, 0.8)
         stack, t.stacks[s] = t.stacks[s], ""
+        asks = self.ranges is not None and will_ask(self.game, move)
+        cands = candidates(self.game, move) if asks else []
+        if t.lit is not None:
+            t.lit.held = s
         self.take_late()
         if self.rng.random() < self.mean.hold:
             t.count("held")
@@ -408,11 +473,19 @@ class _Players:
             t.cover(d)
             self.pause(0.1, 0.3)
         t.put(d, t.stacks[d] + stack)
+        if t.lit is not None:
+            t.lit.held = None
+            t.lit.prompt = (s, tuple(cands)) if asks else None
         self.pause(0.1, 0.3)
         t.uncover()
+        side = self.game.turn
         cut = self.push(move)
         self.push_passes()
         cells = [c for c in range(49) if (cut >> c) & 1]
+        if t.lit is not None:
+            t.lit.remove = frozenset(cells)
+        if asks:
+            self.respond(d, side)
         if not cells:
             return
         self.pause(0.6, 0.9)
@@ -428,6 +501,8 @@ class _Players:
             t.cover(c)
             self.pause(0.2, 0.4)
             t.stacks[c] = ""
+            if t.lit is not None:
+                t.lit.remove = t.lit.remove - {c}
             self.pause(0.1, 0.2)
             t.uncover()
             self.pause(0.6, 0.9)
@@ -475,20 +550,31 @@ def expected_lines(truth: list[Move]) -> list[str]:
 
 
 def generate(seed: int, kind: str, mean: Meanness | None = None,
-             limits: Limits | None = None, sensor: Sensor | None = None) -> Session:
+             limits: Limits | None = None, sensor: Sensor | None = None, *,
+             answers: AnswerRanges | None = None, lights: bool = False,
+             record: Sequence[Move | str] | None = None) -> Session:
     """One whole random game on a ``kind`` ('hall' or 'camera') table, played meanly
     (``limits``: the search bounds of the live controller whose LEDs the players read;
-    ``sensor``: what reads the table, instead of a perfect sensor)."""
+    ``sensor``: what reads the table, instead of a perfect sensor; ``answers``: prompts
+    answered with timings drawn from these ranges, by the mover, and never by some players;
+    ``lights``: the sensor is told what the LEDs light for the true game (``Sight.roles``);
+    ``record``: these actions (a real game) instead of random ones). Without the last three
+    the sessions are exactly as before."""
     if kind not in ("hall", "camera"):
         raise ValueError(f"kind must be 'hall' or 'camera', got {kind!r}")
     rng = random.Random(f"{kind}-{seed}")
     mean = mean or Meanness()
     table = _Table(kind, rng, mean, polarity=kind == "hall" and rng.random() < 0.5,
                    limits=limits, sensor=sensor)
-    players = _Players(table, rng, mean)
+    players = _Players(table, rng, mean, answers,
+                       None if record is None else record_actions(record))
+    if lights:
+        table.lit = Lit()
+        table.roles = lit_roles(players.game, table.lit)
     try:
         players.play()
     except GiveUp:
         table.count("given_up")
     truth = [str(m) for m in players.truth]
-    return Session(kind, seed, table.events, truth, expected_lines(players.truth), table.stats)
+    return Session(kind, seed, table.events, truth, expected_lines(players.truth), table.stats,
+                   players.answers)

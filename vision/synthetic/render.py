@@ -23,6 +23,7 @@ import numpy as np
 
 from engine.geometry import NEIGHBOURS, NUM_CELLS
 from vision.geometry import BoardGeometry
+from vision.synthetic.leds import draw_holes, led_light
 from vision.synthetic.materials import (
     BOARD_STYLES,
     PAPER_ALBEDO,
@@ -100,6 +101,9 @@ class Scene:
     offsets: list[tuple[float, float]] | None = None
     distortion: float = 0.0  # radial lens distortion k1 (the reader is not told)
     lamp_k: float = 0.0  # lamp colour temperature (information; ``cast`` is what is applied)
+    led_holes: bool = False  # the table's LED holes (vision.synthetic.leds), grey when dark
+    #: The lit LEDs: cell -> RGB after brightness (None or {}: all dark).
+    leds: dict[int, tuple[int, int, int]] | None = None
 
 
 @dataclass
@@ -309,6 +313,8 @@ def render(scene: Scene, geometry: BoardGeometry | None = None) -> tuple[np.ndar
         big = centre + (corners - centre) * 1.5
         cv2.fillConvexPoly(img, np.round(project_points(k, rot, t, big)).astype(np.int32),
                            (90, 120, 160))
+    if scene.led_holes:
+        draw_holes(img, geometry, k, rot, t)
     radius = geometry.disc_radius_mm
     thick = geometry.thickness_mm
     heights = heights_of(scene.stacks)
@@ -385,6 +391,9 @@ def render(scene: Scene, geometry: BoardGeometry | None = None) -> tuple[np.ndar
     for gx, gy, gr, amp in scene.glare:
         glare += amp * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * gr * gr))
     out += glare[..., None]
+    if scene.leds:
+        out += led_light(scene.leds, geometry, ids, img, heights, k, rot, t, _SIDE_ID,
+                         _HAND_ID) * gain
     truth = _truth(scene, ids, glare, k, rot, t, centres, heights, radius, thick)
     if scene.distortion:
         out = _distort(out, k, scene.distortion)
