@@ -13,8 +13,9 @@ the page tests in tests/web, and the MicroPython interpreter the firmware tests 
 (its WebAssembly build from npm, the version pinned in tests/firmware/mpy/package-lock.json,
 into .cache/micropython/; Debian's nodejs and npm first, as root, when there is no Node);
 It also installs Debian's mosquitto (as root) for the remote-play and broadcast tests in
-tests/remote (they start their own broker on a free loopback port). Without them those tests
-skip, or fail when CI is set.
+tests/remote (they start their own broker on a free loopback port), and Debian's espeak-ng
+(as root) for the table's speech tests (tests/controller/test_speech*.py). Without them those
+tests skip, or fail when CI is set.
 """
 
 from __future__ import annotations
@@ -126,6 +127,19 @@ def ensure_broker() -> None:
                 "the remote-play tests will skip (and fail when CI is set)")
 
 
+#: The speech engine the table speaks through (controller/speech; tests/controller/test_speech*).
+SPEECH_PACKAGES = ("espeak-ng",)
+
+
+def ensure_speech() -> None:
+    """Install Debian's espeak-ng for the speech tests when it is missing (as root with
+    apt-get)."""
+    if shutil.which("espeak-ng"):
+        return
+    apt_install(SPEECH_PACKAGES, "the speech tests",
+                "the speech tests will skip (and fail when CI is set)")
+
+
 #: The MicroPython interpreter the firmware's scenarios also run on (tests/firmware/
 #: test_on_micropython.py): the WebAssembly build published on npm, run by Node. The version and
 #: its integrity hash are pinned in MICROPYTHON_PIN (package.json, package-lock.json); `npm ci`
@@ -187,6 +201,7 @@ def main(argv: list[str]) -> int:
     if command == "test":
         ensure_browser()
         ensure_broker()
+        ensure_speech()
         ensure_micropython()
         return subprocess.call([str(PY), "-m", "pytest", *rest], cwd=ROOT)
     ensure_micropython()  # benchmarks/firmware_heap.py runs the firmware on it

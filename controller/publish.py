@@ -10,7 +10,13 @@ before the first action), ``removed`` (the stacks that action cut off, cell name
 bottom->top) and ``analysis`` (the hint the players asked the computer for while it is shown:
 ``{"best", "score", "depth", "cuts"}``, else None; the web view hides it from spectators).
 Readers of version 1 can ignore them. ``messages`` (language -> the message in it, for the
-page's language switch) came later in version 2; ``message`` stays English.
+page's language switch) came later in version 2; ``message`` stays English. ``tutor`` (the
+live tutor's level, switch, marks by action index, latest mark, take-back offer and the cells
+it lights; None without a tutor) came later too, and ``clock`` (the game clock,
+controller.table.timer.TableClock.state: remaining seconds of both sides at ``at``, the
+server's wall clock, the running side, ``flag``/``result`` once a flag fell; None without a
+clock): a flag ends the game before the rules do, so ``phase`` and ``winner`` stay the
+engine's and ``clock.result`` says it.
 """
 
 from __future__ import annotations
@@ -55,6 +61,8 @@ def table_state(ctl: TableController) -> dict[str, Any]:
         "last_move": last_move,
         "removed": removed,
         "analysis": analysis(ctl),
+        "tutor": tutor(ctl),
+        "clock": ctl.timer.page() if ctl.timer is not None else None,
     }
 
 
@@ -68,6 +76,13 @@ def analysis(ctl: TableController) -> dict[str, Any] | None:
     return {"best": str(best), "score": round(float(hint.score), 2),
             "depth": int(getattr(hint, "depth", 0)),
             "cuts": [CELL_NAMES[c.cell] for c in getattr(hint, "cuts", ())]}
+
+
+def tutor(ctl: TableController) -> dict[str, Any] | None:
+    """The live tutor's marks and take-back offer (controller.players.tutor), or None
+    without a tutor."""
+    state = getattr(getattr(ctl, "opponent", None), "tutor_state", None)
+    return state() if callable(state) else None
 
 
 def last_step(game: Game) -> tuple[dict[str, str | None] | None, dict[str, str]]:

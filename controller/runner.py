@@ -106,6 +106,7 @@ class Runner:
         self.view: BoardView | None = None
         self._last_frame = float("-inf")
         self._ply = -1
+        self._clocks = ""
         self.frames = 0
 
     def feed(self, events: Sequence[SensorEvent]) -> None:
@@ -115,6 +116,8 @@ class Runner:
                 self.recorder.write(event)
             self.controller.handle(event)
         self.controller.advance(self.clock.now())
+        if self.controller.timer is not None:  # the game clock: a flag may fall
+            self.controller.timer.tick(self.clock.now())
         self.show()
 
     def step(self, timeout: float = 0.0) -> list[SensorEvent]:
@@ -131,15 +134,19 @@ class Runner:
         now = self.clock.now()
         view = self.controller.view()
         ply = self.controller.game.ply
-        changed = view != self.view or ply != self._ply
+        timer = self.controller.timer
+        clocks = timer.line(now) if timer is not None else ""
+        changed = view != self.view or ply != self._ply or clocks != self._clocks
         animated = bool(view.blink) or any(
-            r in ("destination", "suggest", "mismatch") for r in view.roles.values())
+            r in ("destination", "suggest", "mismatch") for r in view.roles.values()) or (
+            timer is not None and timer.low(now) is not None)
         due = (self.frame_interval is not None and animated
                and now - self._last_frame >= self.frame_interval)
         if not (changed or due or force):
             return
         self.view = view
         self._ply = ply
+        self._clocks = clocks
         self._last_frame = now
         if changed and self.on_view is not None:
             self.on_view(view)
@@ -147,10 +154,15 @@ class Runner:
             return
         self.strip.set_labels(stack_labels(self.controller.game))
         if hasattr(self.strip, "caption"):
-            self.strip.caption = caption(self.controller.game, view)
+            self.strip.caption = caption(self.controller.game, view) + (
+                f" | {localize(clocks)}" if clocks else "")
         if hasattr(self.strip, "status_label"):
             self.strip.status_label = _("status")  # the word before the status LEDs' bar
-        self.strip.set_cells(self.renderer.render(view, now))
+        cells = self.renderer.render(view, now)
+        low = timer.low(now) if timer is not None else None
+        if low is not None:  # the last minute: a dim pulse along the side to act
+            cells = self.renderer.edge_pulse(cells, view, low, now)
+        self.strip.set_cells(cells)
         status_leds = getattr(getattr(self.strip, "layout", None), "status_leds", 0)
         if status_leds == 2:
             self.strip.set_status(self.renderer.status(view, now, self.controller.game.turn))

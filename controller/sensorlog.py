@@ -21,7 +21,7 @@ from controller.table.expected import has_colours
 from controller.table.session import TableController
 from engine.errors import DvonnError
 from hardware.events import (
-    BUTTONS,
+    ALL_BUTTONS,
     ButtonEvent,
     SensorEvent,
     SnapshotError,
@@ -101,9 +101,9 @@ def parse_button(obj: dict[str, Any], t: float, where: str = "") -> ButtonEvent:
     """The ButtonEvent of a line's object that has a ``button`` (and maybe ``long``)."""
     prefix = f"{where}: " if where else ""
     button = obj["button"]
-    if button not in BUTTONS:
+    if button not in ALL_BUTTONS:
         raise SensorLogError(Msg("{prefix}unknown button {button!r} (one of {value})",
-                                 prefix=prefix, button=button, value=', '.join(BUTTONS)))
+                                 prefix=prefix, button=button, value=', '.join(ALL_BUTTONS)))
     long = obj.get("long", False)
     if not isinstance(long, bool):
         raise SensorLogError(Msg("{prefix}'long' must be true or false, got {long!r}",

@@ -16,6 +16,11 @@ to pass, is read as that pass first (the site sometimes leaves forced passes out
 ``P0[id "name"]`` names a player; ``DT`` is the date, ``GN`` the site's name of the game,
 ``RE`` its result in words. A record may end before the game does (an unfinished game).
 
+Time (SGF's standard properties, which this project writes for a game played with a clock):
+``TM[900]`` seconds per side in the root, ``OT[Fischer 10]`` the increment, ``WL[871.5]`` /
+``BL[...]`` in the node that ends an action: that side's seconds left after it, and
+``RE[B+T]`` / ``RE[W+T]`` (also ``B+Time``): a win on time, the other side's flag fell.
+
 Errors name the node (counted from 0, the root), its line and the step, and say why:
 RecordError for what is not a boardspace DVONN record, IllegalMoveError for an action the
 rules do not allow there.
@@ -29,7 +34,7 @@ from datetime import UTC, datetime, timedelta
 
 from engine.errors import IllegalMoveError, RecordError
 from engine.game import BLACK, WHITE, Game
-from engine.gamerecord import GameRecord, excerpt
+from engine.gamerecord import GameRecord, GameTime, excerpt
 from engine.geometry import CELL_NAMES, parse_cell
 from engine.move import PASS, Move
 from engine.sgf import Node, Property, escape, parse_sgf
@@ -40,8 +45,15 @@ APPLICATION = "dvonn-board"
 #: Properties a root node may hold (boardspace's own and SGF's standard game information).
 ROOT_PROPERTIES = frozenset(
     "GM VV DT GN SU RE P0 P1 FF CA AP SO PC EV RO US AN CP GC ON TM OT PW PB WR BR C".split())
-#: Properties any other node may hold: the players' steps and a comment.
-NODE_PROPERTIES = frozenset({"P0", "P1", "C"})
+#: Properties any other node may hold: the players' steps, a comment, time left (SGF's).
+NODE_PROPERTIES = frozenset({"P0", "P1", "C", "WL", "BL"})
+#: SGF's time left properties: whose time they give.
+TIME_LEFT: dict[str, str] = {"WL": WHITE, "BL": BLACK}
+#: SGF's result of a win on time (RE), by the side whose flag fell.
+TIME_RESULT: dict[str, str] = {WHITE: "B+T", BLACK: "W+T"}
+_TIME_RESULT = re.compile(r"^\s*([WB])\s*\+\s*T(?:ime)?\s*$", re.IGNORECASE)
+_FISCHER = re.compile(r"^\s*fischer\s+(\d+(?:\.\d+)?)\s*(?:s|sec|seconds)?\s*$",
+                      re.IGNORECASE)
 PLAYERS: dict[str, str] = {"P0": WHITE, "P1": BLACK}
 PLAYER_OF: dict[str, str] = {WHITE: "P0", BLACK: "P1"}
 STEPS = frozenset({"start", "pick", "drop", "pickb", "dropb", "move", "pass", "done", "reset",
@@ -163,6 +175,8 @@ class _Reader:
     def __init__(self) -> None:
         self.game = Game()
         self.moves: list[Move] = []
+        self.sides: list[str] = []  # who took each action
+        self.left: dict[int, float] = {}  # ply -> the acting side's seconds left (WL/BL)
         self.turn = _Turn()
         self.resigned: str | None = None
         self.names: dict[str, str] = {}
@@ -179,18 +193,21 @@ class _Reader:
 
     def push(self, move: Move) -> None:
         """Play ``move``; IllegalMoveError names the node and the step."""
+        side = str(self.game.turn)
         try:
             self.game.push(move)
         except IllegalMoveError as exc:
             raise IllegalMoveError(f"{self.where()}: {exc}", move=exc.move, ply=exc.ply,
                                    side=exc.side) from None
         self.moves.append(move)
+        self.sides.append(side)
 
     def check(self, move: Move) -> None:
         """Raise (naming this step) unless ``move`` is legal now."""
         self.push(move)
         self.game.pop()
         self.moves.pop()
+        self.sides.pop()
 
     def cell(self, args: Sequence[str]) -> int:
         if len(args) < 2:
@@ -207,6 +224,7 @@ class _Reader:
             raise RecordError("node 0: the game has no nodes (expected '(;GM[Dvonn] ...')")
         for node in nodes:
             self.node = node
+            before = len(self.moves)
             allowed = ROOT_PROPERTIES if node.number == 0 else NODE_PROPERTIES
             for prop in node.properties:
                 self.prop = prop
@@ -218,6 +236,21 @@ class _Reader:
                     self.player_value(PLAYERS[prop.name], prop.value)
                 elif prop.name == "GM" and prop.value.strip().lower() not in ("dvonn", ""):
                     raise self.error("not a DVONN game")
+            for prop in node.properties:
+                if prop.name in TIME_LEFT:
+                    self.prop = prop
+                    self.time_left(TIME_LEFT[prop.name], prop.value, before)
+
+    def time_left(self, side: str, value: str, before: int) -> None:
+        """``WL``/``BL``: ``side``'s seconds left after its action in this node (a reading in
+        a node where that side completed no action says nothing about an action: skipped)."""
+        seconds = _seconds(value)
+        if seconds is None:
+            raise self.error("time left is not a number of seconds (e.g. WL[871.5])")
+        for index in range(len(self.moves) - 1, before - 1, -1):
+            if self.sides[index] == side:
+                self.left[index] = seconds
+                return
 
     def player_value(self, side: str, value: str) -> None:
         words = value.split()
@@ -361,6 +394,16 @@ class _Reader:
             ) + ")")
         self.turn = _Turn()
 
+    def time(self, root: dict[str, str]) -> GameTime | None:
+        """The root's ``TM`` and ``OT`` and the nodes' ``WL``/``BL`` (None: none of them)."""
+        limit = _seconds(root.get("TM", ""))
+        fischer = _FISCHER.match(root.get("OT", ""))
+        increment = float(fischer.group(1)) if fischer else 0.0
+        if limit is None and not fischer and not self.left:
+            return None
+        left = tuple(self.left.get(i) for i in range(len(self.moves))) if self.left else ()
+        return GameTime(limit=limit, increment=increment, left=left)
+
     def finish(self) -> None:
         """The end of the file: a resignation not yet confirmed by 'done' still counts;
         other steps of an unfinished turn do not."""
@@ -374,7 +417,8 @@ def parse_boardspace(text: str, name: str = "") -> GameRecord:
     ``name`` (the file's name) only helps with the date when the record's own has no time.
     Tags: White, Black, Date (ISO 8601, UTC when the date could be read), Site (boardspace.net;
     Application instead when the record names the program that wrote it, AP), Game (GN),
-    Result (RE, the site's words).
+    Result (RE, the site's words). ``RE[B+T]`` / ``RE[W+T]`` is a loss on time (``timeout``);
+    ``TM``, ``OT`` and ``WL``/``BL`` give ``time``.
     """
     reader = _Reader()
     nodes = parse_sgf(text)
@@ -393,33 +437,70 @@ def parse_boardspace(text: str, name: str = "") -> GameRecord:
     date = parse_date(root.get("DT", ""), f"{root.get('GN', '')} {name}")
     if date:
         tags["Date"] = date
-    return GameRecord(moves=reader.moves, tags=tags, resigned=reader.resigned, format="sgf")
+    won = _TIME_RESULT.match(root.get("RE", ""))
+    timeout = None if won is None or reader.resigned is not None else \
+        (BLACK if won.group(1).upper() == "W" else WHITE)
+    return GameRecord(moves=reader.moves, tags=tags, resigned=reader.resigned, format="sgf",
+                      timeout=timeout, time=reader.time(root))
+
+
+def _seconds(value: str) -> float | None:
+    """An SGF real number of seconds (``900``, ``871.5``), or None."""
+    text = value.strip()
+    if not text or len(text) > 20:
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        return None
+    return seconds if seconds == seconds and abs(seconds) != float("inf") else None
+
+
+def format_seconds(seconds: float) -> str:
+    """Seconds as an SGF real, to a tenth: ``871.5``, ``900`` (never below 0)."""
+    text = f"{max(0.0, seconds):.1f}"
+    return text.removesuffix(".0")
 
 
 def export_boardspace(moves: Sequence[Move], *, white: str = "", black: str = "",
-                      date: str = "", resigned: str | None = None, name: str = "") -> str:
+                      date: str = "", resigned: str | None = None, name: str = "",
+                      time: GameTime | None = None, timeout: str | None = None) -> str:
     """A boardspace.net SGF record of the game (read back by parse_boardspace): placements
     as ``dropb``, moves as ``move``, passes as ``pass``, each ended by ``done``; the
-    resigning side's ``resign`` and ``done`` at the end when ``resigned`` is 'w' or 'b'."""
+    resigning side's ``resign`` and ``done`` at the end when ``resigned`` is 'w' or 'b'.
+
+    With ``time`` (a game played with a clock): ``TM`` (seconds per side) and ``OT[Fischer
+    S]`` in the root, and the acting side's time left after each action (``WL``/``BL``) on
+    its ``done`` node. ``timeout`` ('w' or 'b', whose flag fell): ``RE[B+T]`` / ``RE[W+T]``.
+    Without them the record is as it always was."""
     lines = ["(;", "GM[Dvonn]VV[1]", f"AP[{APPLICATION}]"]
     if date:
         lines.append(f"DT[{escape(format_date(date))}]")
     if name:
         lines.append(f"GN[{escape(name)}]")
     lines.append("SU[dvonn]")
+    if time is not None and time.limit is not None:
+        lines.append(f"TM[{format_seconds(time.limit)}]"
+                     + (f"OT[Fischer {format_seconds(time.increment)}]"
+                        if time.increment > 0 else ""))
+    if timeout is not None and resigned is None:
+        lines.append(f"RE[{TIME_RESULT[timeout]}]")
     for prop, player in (("P0", white), ("P1", black)):
         if player:
             lines.append(f'{prop}[id "{escape(player)}"]')
     lines.append("; P0[0 Start P0]")
     game = Game()
     number = 1
-    for move in moves:
+    for ply, move in enumerate(moves):
         prop = PLAYER_OF[game.turn]
         cells = " ".join(str(move))  # 'C3D4' -> 'C 3 D 4'
         step = "pass" if move.is_pass else f"dropb {cells}" if move.is_placement else \
             f"move {cells}"
+        left = time.left_after(ply) if time is not None else None
+        clock = "" if left is None else \
+            f"{'WL' if game.turn == WHITE else 'BL'}[{format_seconds(left)}]"
         lines.append(f"; {prop}[{number} {step}]")
-        lines.append(f"; {prop}[{number + 1} done]")
+        lines.append(f"; {prop}[{number + 1} done]{clock}")
         number += 2
         game.push(move)
     if resigned is not None:

@@ -17,6 +17,8 @@ from engine.move import Move
 EXCERPT = 40
 #: What a record says about the end of its game (GameRecord.status).
 FINISHED, RESIGNED, UNFINISHED = "finished", "resigned", "unfinished"
+#: GameRecord.status of a game lost on time (GameRecord.timeout: whose flag fell).
+OUT_OF_TIME = "out of time"
 
 
 def excerpt(value: object, limit: int = EXCERPT) -> str:
@@ -28,6 +30,25 @@ def excerpt(value: object, limit: int = EXCERPT) -> str:
         return f"{value[:limit]!r}... ({len(value)} characters)"
     text = repr(value)
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+@dataclass(frozen=True)
+class GameTime:
+    """The time a game was played with, as a record keeps it (plain values).
+
+    ``limit``: seconds each side had for the whole game (SGF ``TM``); ``increment``: the
+    Fischer increment in seconds after each action (SGF ``OT[Fischer 10]``); ``left``: the
+    acting side's seconds left after each action, by ply (SGF ``BL``/``WL``; None where the
+    record does not say). A record may hold any part of it.
+    """
+
+    limit: float | None = None
+    increment: float = 0.0
+    left: tuple[float | None, ...] = ()
+
+    def left_after(self, ply: int) -> float | None:
+        """The acting side's seconds left after action ``ply`` (0-based), or None."""
+        return self.left[ply] if 0 <= ply < len(self.left) else None
 
 
 @dataclass
@@ -45,6 +66,10 @@ class GameRecord:
     resigned: str | None = None
     #: The record's format: 'lg' (Little Golem or a move list), 'json' or 'sgf'.
     format: str = "lg"
+    #: 'w' or 'b' when that side lost on time (its flag fell) at the end.
+    timeout: str | None = None
+    #: The time control and clock readings, when the record has them.
+    time: GameTime | None = None
 
     @property
     def white(self) -> str:
@@ -63,10 +88,12 @@ class GameRecord:
         return replay(self.moves)
 
     def status(self, game: Game | None = None) -> str:
-        """FINISHED (no one can move), RESIGNED or UNFINISHED; ``game`` is the replayed game
-        when the caller has it already."""
+        """FINISHED (no one can move), RESIGNED, OUT_OF_TIME or UNFINISHED; ``game`` is the
+        replayed game when the caller has it already."""
         if self.resigned is not None:
             return RESIGNED
+        if self.timeout is not None:
+            return OUT_OF_TIME
         played = game if game is not None else self.game()
         return FINISHED if played.is_over() else UNFINISHED
 

@@ -1,7 +1,9 @@
 """Game records: Little Golem records, plain move lists, and JSON positions and games.
 
 Little Golem records leave out the 49th placement (forced: the one empty space) and may end in
-``resign``; import inserts the forced placement, export leaves it out again.
+``resign``; import inserts the forced placement, export leaves it out again. They have no place
+for time: a game lost on time carries a tag ``Result [B+T]`` (``W+T``: White won on time, as
+SGF writes it), which import reads back.
 
 Reading takes time linear in the input, whatever it holds (one pass, no backtracking
 pattern), and an error quotes at most EXCERPT characters of it. A UTF-8 byte order mark and
@@ -15,11 +17,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from engine.boardspace import parse_boardspace
+from engine.boardspace import TIME_RESULT, parse_boardspace
 from engine.errors import IllegalMoveError, InvalidMoveError, RecordError
 from engine.game import PLACEMENTS, Game
 from engine.gamerecord import EXCERPT as EXCERPT  # re-exported: the readers share it
-from engine.gamerecord import GameRecord, excerpt, replay
+from engine.gamerecord import GameRecord, GameTime, excerpt, replay
 from engine.geometry import CELL_NAMES, NUM_CELLS, iter_cells
 from engine.move import Move
 from engine.sgf import looks_like_sgf
@@ -121,7 +123,14 @@ def parse_record(text: str) -> GameRecord:
             raise IllegalMoveError(f"record {_where(body, found, index)}: {exc}", move=exc.move,
                                    ply=exc.ply, side=exc.side) from None
         moves.append(move)
-    return GameRecord(moves=moves, tags=tags, resigned=resigned)
+    timeout = _timeout(tags.get("Result", "")) if resigned is None else None
+    return GameRecord(moves=moves, tags=tags, resigned=resigned, timeout=timeout)
+
+
+def _timeout(result: str) -> str | None:
+    """The side whose flag fell by a ``Result`` tag (``B+T``: White's), or None."""
+    flag = {text: side for side, text in TIME_RESULT.items()}
+    return flag.get(result.strip().upper().replace("TIME", "T"))
 
 
 def _insert_forced_placement(game: Game, moves: list[Move]) -> None:
@@ -132,11 +141,13 @@ def _insert_forced_placement(game: Game, moves: list[Move]) -> None:
 
 
 def export_littlegolem(moves: Sequence[Move], *, white: str = "", black: str = "",
-                       resigned: str | None = None, event: str = "") -> str:
+                       resigned: str | None = None, event: str = "",
+                       timeout: str | None = None) -> str:
     """A Little Golem record: tags, then numbered pairs of lower-case actions.
 
     The forced 49th placement is left out when an action or ``resign`` follows it;
-    ``resigned`` (the side to act, 'w' or 'b') appends ``resign``.
+    ``resigned`` (the side to act, 'w' or 'b') appends ``resign``; ``timeout`` (whose flag
+    fell) adds the tag ``Result [B+T]`` / ``Result [W+T]`` (the form has no other place).
     """
     # The forced 49th placement is left out when play goes on after it, as Little Golem does;
     # a record that ends right there keeps it, so that it reads back exactly.
@@ -146,6 +157,8 @@ def export_littlegolem(moves: Sequence[Move], *, white: str = "", black: str = "
         actions.append("resign")
     parts = [f"Event [{event}]", "Site [www.littlegolem.net]", f"White [{white}]",
              f"Black [{black}]"]
+    if timeout is not None and resigned is None:
+        parts.append(f"Result [{TIME_RESULT[timeout]}]")
     for i in range(0, len(actions), 2):
         parts.append(f"{i // 2 + 1}. " + " ".join(actions[i:i + 2]))
     return " ".join(parts)
@@ -168,10 +181,14 @@ def position_to_json(game: Game) -> dict[str, Any]:
 
 
 def game_to_json(game: Game, *, white: str = "", black: str = "",
-                 resigned: str | None = None) -> dict[str, Any]:
-    """A whole game: players, actions, and the final position and score."""
+                 resigned: str | None = None, time: GameTime | None = None,
+                 timeout: str | None = None) -> dict[str, Any]:
+    """A whole game: players, actions, and the final position and score; for a game played
+    with a clock also ``clock`` (``limit`` and ``increment`` in seconds, ``left``: the acting
+    side's seconds left after each action, null where unknown) and, when a flag fell,
+    ``timeout`` (whose: 'w' or 'b'). ``result`` stays the rules' verdict on the position."""
     w, b = game.score()
-    return {
+    data: dict[str, Any] = {
         "format": "dvonn-board/game",
         "version": 1,
         "white": white,
@@ -182,6 +199,12 @@ def game_to_json(game: Game, *, white: str = "", black: str = "",
         "score": {"white": w, "black": b},
         "position": position_to_json(game),
     }
+    if time is not None:
+        data["clock"] = {"limit": time.limit, "increment": time.increment,
+                         "left": list(time.left)}
+    if timeout is not None and resigned is None:
+        data["timeout"] = timeout
+    return data
 
 
 def _json_error(what: str, exc: json.JSONDecodeError) -> RecordError:
@@ -232,12 +255,41 @@ def game_from_json(data: str | dict[str, Any]) -> GameRecord:
     if resigned not in (None, "w", "b"):
         raise RecordError(f"game JSON: 'resigned' is {excerpt(resigned)}, "
                           "expected 'w', 'b' or null")
+    timeout = obj.get("timeout")
+    if timeout not in (None, "w", "b"):
+        raise RecordError(f"game JSON: 'timeout' is {excerpt(timeout)}, "
+                          "expected 'w', 'b' or null")
     replay(moves)
     tags = {k.capitalize(): str(obj[k]) for k in ("white", "black") if obj.get(k)}
     journal = obj.get("journal")
     if isinstance(journal, dict) and isinstance(journal.get("started"), str):
         tags["Date"] = journal["started"]  # written by 'games export --format json'
-    return GameRecord(moves=moves, tags=tags, resigned=resigned, format="json")
+    return GameRecord(moves=moves, tags=tags, resigned=resigned, format="json",
+                      timeout=None if resigned is not None else timeout,
+                      time=_json_time(obj.get("clock"), len(moves)))
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _json_time(clock: object, plies: int) -> GameTime | None:
+    """The ``clock`` of a JSON game (game_to_json); RecordError names a bad field."""
+    if clock is None:
+        return None
+    if not isinstance(clock, dict):
+        raise RecordError(f"game JSON: 'clock' is {excerpt(clock)}, expected an object")
+    limit, increment, left = clock.get("limit"), clock.get("increment", 0), clock.get("left", [])
+    if limit is not None and not _number(limit):
+        raise RecordError(f"game JSON: clock.limit is {excerpt(limit)}, not seconds")
+    if not _number(increment):
+        raise RecordError(f"game JSON: clock.increment is {excerpt(increment)}, not seconds")
+    if not isinstance(left, list) or len(left) > plies or \
+            not all(v is None or _number(v) for v in left):
+        raise RecordError(f"game JSON: clock.left is {excerpt(left)}, expected a list of "
+                          f"seconds (or null), at most one per action ({plies})")
+    return GameTime(limit=None if limit is None else float(limit), increment=float(increment),
+                    left=tuple(None if v is None else float(v) for v in left))
 
 
 def position_from_json(data: str | dict[str, Any]) -> dict[int, str]:

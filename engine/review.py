@@ -199,3 +199,26 @@ def _collect(out: Review, moves: Sequence[Move], sides: Sequence[str],
         out.actions.append(ActionReview(i + 1, side, move, here.value, here.played, here.best,
                                         here.cuts, loss, "" if is_best else mark(loss),
                                         here.depth, here.exact, False))
+
+
+def judge(game: Game, played: Move, limits: Limits, *,
+          searcher: Searcher | None = None) -> ActionReview:
+    """One action on its own, as :func:`review` judges it (the live tutor): ``game`` is the
+    position before ``played`` (left as it was); one search within ``limits``, ``played``
+    first. A forced action (one legal action) is not searched and never marked."""
+    side = game.turn
+    if len(game.legal_moves()) <= 1:
+        return ActionReview(game.ply + 1, side, played, 0.0, 0.0, played, (), 0.0, "", 0,
+                            True, True)
+    s = searcher if searcher is not None else Searcher(seed=0)
+    result = s.search(game, limits, forced_fast=False, first=played)
+    value = _white(game, result.score)
+    scored = dict(result.root_scores)
+    after = value if played == result.move or played not in scored else \
+        _white(game, scored[played])
+    sign = 1 if side == WHITE else -1
+    loss = max(0.0, round(sign * (value - after), 2))
+    best_cuts = cuts(game, result.move) if result.move is not None else ()
+    is_best = result.move == played
+    return ActionReview(game.ply + 1, side, played, value, after, result.move, best_cuts, loss,
+                        "" if is_best else mark(loss), result.depth, result.exact, False)

@@ -16,11 +16,11 @@ from typing import Any
 
 from engine.errors import ConfigError
 from hardware.clock import Clock
-from hardware.events import BUTTONS, ButtonEvent
+from hardware.events import ALL_BUTTONS, ButtonEvent
 
 
 class ButtonPanel:
-    """gpiozero Buttons for some of BUTTONS; ``drain()`` returns the presses so far."""
+    """gpiozero Buttons for some of ALL_BUTTONS; ``drain()`` returns the presses so far."""
 
     def __init__(
         self,
@@ -32,9 +32,9 @@ class ButtonPanel:
         bounce_time: float | None = 0.05,
     ) -> None:
         for name, pin in pins.items():
-            if name not in BUTTONS:
+            if name not in ALL_BUTTONS:
                 raise ConfigError(f"buttons.{name}", f"unknown button; buttons are "
-                                  f"{', '.join(BUTTONS)}")
+                                  f"{', '.join(ALL_BUTTONS)}")
             if isinstance(pin, bool) or not isinstance(pin, (int, str)):
                 raise ConfigError(f"buttons.{name}", f"pin must be a GPIO number or name "
                                   f"like 'GPIO17', got {pin!r}")

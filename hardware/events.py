@@ -13,6 +13,9 @@ from engine.geometry import NUM_CELLS
 
 SNAPSHOT_CHARS = frozenset(".xwbr?")
 BUTTONS = ("confirm", "next", "undo", "hint", "new")
+#: Optional buttons beyond the five: ``clock`` hands the game clock over (controller.table.timer).
+CLOCK_BUTTON = "clock"
+ALL_BUTTONS = (*BUTTONS, CLOCK_BUTTON)
 EMPTY_SNAPSHOT = "." * NUM_CELLS
 
 

@@ -122,7 +122,8 @@ PI_POWER_PINS = {"3V3": (1, 17), "5V": (2, 4), "GND": (6, 9, 14, 20, 25, 30, 34,
 PI_LED_PWM = 18  # [leds] backend = "ws281x" (Pi 1-4): PWM0, the driver's default gpio_pin
 PI_LED_SPI = 10  # [leds] backend = "spi" (Pi 5, or any Pi): SPI0 MOSI
 #: The button GPIOs the docs and controller/config/example.toml suggest (any free GPIO works).
-PI_BUTTONS: dict[str, int] = {"confirm": 5, "next": 6, "undo": 13, "hint": 19, "new": 26}
+PI_BUTTONS: dict[str, int] = {"confirm": 5, "next": 6, "undo": 13, "hint": 19, "new": 26,
+                              "clock": 21}
 
 
 def pi_pin(gpio: int) -> int:

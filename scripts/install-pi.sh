@@ -115,6 +115,7 @@ echo "  sensing: $([ "$CAMERA" = 1 ] && echo camera || echo hall-sensor board),"
 # 1. System packages.
 APT="python3-venv python3-pip"
 [ "$CAMERA" = 1 ] && APT="$APT python3-picamera2 python3-numpy"
+APT="$APT espeak-ng"  # the table's voice (play --speak, [speech] in the config)
 run apt-get update
 # shellcheck disable=SC2086  # APT is a word list
 run apt-get install -y $APT

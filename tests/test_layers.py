@@ -32,8 +32,10 @@ ALLOWED: dict[str, set[str]] = {
     "controller.journal": {"engine"},
     "controller.remote": {"engine", "controller.table", "controller.publish"},
     "controller.players": {"engine", "controller.table", "controller.remote"},
+    # the table's voice: listens to the controller, speaks through espeak-ng
+    "controller.speech": {"engine", "controller.table"},
     "controller.config": {"engine", "hardware", "controller.table", "controller.players",
-                          "controller.remote"},
+                          "controller.remote", "controller.speech"},
     "controller.sensorlog": {"engine", "hardware", "controller.table"},
     "controller.publish": {"engine", "controller.table"},
     "controller.runner": {"engine", "hardware", "controller.table", "controller.sensorlog",
@@ -49,7 +51,8 @@ _BELOW_SIM = {"engine", "hardware", "vision", "controller.i18n", "controller.fil
               "controller.interrupts",
               "controller.table",
               "controller.journal",
-              "controller.remote", "controller.players", "controller.config",
+              "controller.remote", "controller.players", "controller.speech",
+              "controller.config",
               "controller.sensorlog",
               "controller.publish", "controller.runner", "controller.recording"}
 ALLOWED["controller.sim"] = _BELOW_SIM

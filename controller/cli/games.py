@@ -14,8 +14,10 @@ one is an error). ``delete`` and ``import`` take the writer lock, as ``play`` do
 ``import`` reads every file first (any record form ``replay`` reads: boardspace.net SGF,
 Little Golem, move list, JSON) and stores the games in one transaction, so a bad file (one
 line naming it and what is wrong, exit 2) leaves the journal as it was. An imported game
-keeps its players, date and source (``import:SITE:FILE``), and its result: finished, resigned
-or unfinished (never resumed at the table).
+keeps its players, date and source (``import:SITE:FILE``), and its result: finished, resigned,
+lost on time or unfinished (never resumed at the table), and its clock when the record has one
+(SGF ``TM``/``OT``/``WL``/``BL``, JSON ``clock``; controller.cli.timerecord). ``export`` writes
+a game played with a clock with its time where the format has a place for it (README, *Clocks*).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Any
 
 from controller.cli.recordfile import display_name, load_record_path
 from controller.cli.rules import result_line
+from controller.cli.timerecord import clock_states, record_time, timeout_of
 from controller.config.settings import load_config
 from controller.files import write_atomically
 from controller.i18n import Msg, _
@@ -44,7 +47,7 @@ from controller.journal.store import (
 from engine.boardspace import export_boardspace
 from engine.errors import DvonnError
 from engine.game import Game
-from engine.gamerecord import GameRecord
+from engine.gamerecord import GameRecord, GameTime
 from engine.move import Move
 from engine.records import export_littlegolem, export_moves, game_to_json
 
@@ -136,10 +139,14 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from controller.journal.clocks import ClockStore
+
     with open_journal(args) as journal:
         info = journal.game(args.id)
         actions = journal.actions(args.id)
-    text = export_game(info, actions, args.format)
+        history = ClockStore(journal).history(args.id)
+    time = record_time(history, [Move.parse(a) for a in actions]) if history else None
+    text = export_game(info, actions, args.format, time=time)
     if args.out:
         save_text(Path(args.out), text)
         print(f"game {info.id} written to {args.out}", file=sys.stderr)
@@ -157,10 +164,16 @@ def cmd_import(args: argparse.Namespace) -> int:
     games = [imported_game(file, record, game) for file, record, game in records]
     with open_journal(args, write=True) as journal:
         ids = journal.import_games(games)
+        from controller.journal.clocks import ClockStore
+
+        clocks = ClockStore(journal)
+        for game_id, (_name, record, game) in zip(ids, records, strict=True):
+            for ply, state in clock_states(record.time, game.move_stack):
+                clocks.save(game_id, ply, state)
     for game_id, (name, record, game) in zip(ids, records, strict=True):
         print(f"imported game {game_id} from {display_name(name)}: {record.white or '?'} vs "
               f"{record.black or '?'}, {game.ply} actions, "
-              f"{result_line(game, record.resigned).removeprefix('Result: ')}")
+              f"{result_line(game, record.resigned, record.timeout).removeprefix('Result: ')}")
     return 0
 
 
@@ -173,6 +186,8 @@ def imported_game(path: str, record: GameRecord, game: Game) -> NewGame:
     w, b = game.score()
     if record.resigned is not None:
         result: str | None = f"{WINNER[record.resigned]} resigns"
+    elif record.timeout is not None:
+        result = f"{WINNER[record.timeout]} out of time"
     else:
         outcome = game.winner()
         result = WINNER[outcome] if outcome is not None else None
@@ -229,28 +244,31 @@ def format_table(games: list[GameInfo]) -> str:
     return "\n".join(lines)
 
 
-def export_game(info: GameInfo, actions: list[str], fmt: str) -> str:
+def export_game(info: GameInfo, actions: list[str], fmt: str,
+                time: GameTime | None = None) -> str:
     """The game as text in ``fmt`` (one of FORMATS), ending in a newline.
 
     ``json`` replays the actions (IllegalMoveError names a bad ply), adds the final position
     and score, and the journal's facts under ``"journal"``; it reads back with
-    ``dvonn-board replay``.
+    ``dvonn-board replay``. ``time``: the game's clock (controller.cli.timerecord); a loss on
+    time (the journal's result) reaches lg, sgf and json.
     """
     resigned = RESIGNED_SIDE.get(info.result or "")
+    timeout = timeout_of(info.result)
     moves = [Move.parse(a) for a in actions]
     if fmt == "moves":
         return export_moves(moves) + "\n"
     if fmt == "lg":
         return export_littlegolem(moves, white=info.white, black=info.black,
-                                  resigned=resigned) + "\n"
+                                  resigned=resigned, timeout=timeout) + "\n"
     if fmt == "sgf":
         name = Path(info.source.rpartition(":")[2]).stem if info.source.startswith(
             IMPORTED) else f"dvonn-board game {info.id}"
         return export_boardspace(moves, white=info.white, black=info.black, date=info.started,
-                                 resigned=resigned, name=name)
+                                 resigned=resigned, name=name, time=time, timeout=timeout)
     if fmt == "json":
         data = game_to_json(Game.from_moves(moves), white=info.white, black=info.black,
-                            resigned=resigned)
+                            resigned=resigned, time=time, timeout=timeout)
         data["journal"] = {
             "id": info.id,
             "started": info.started,

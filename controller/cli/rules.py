@@ -204,11 +204,15 @@ def divide_with_progress(game: Game, depth: int, err: TextIO) -> dict[str, int]:
     return out
 
 
-def result_line(game: Game, resigned: str | None) -> str:
+def result_line(game: Game, resigned: str | None, timeout: str | None = None) -> str:
     w, b = game.score()
     if resigned is not None:
         loser, winner = SIDE_NAMES[resigned], SIDE_NAMES["b" if resigned == "w" else "w"]
         return f"Result: {loser} resigned, {winner} wins (pieces on the board {w}-{b})"
+    if timeout is not None:  # the side whose flag fell (a record's RE[B+T])
+        loser, winner = SIDE_NAMES[timeout], SIDE_NAMES["b" if timeout == "w" else "w"]
+        return f"Result: {loser}'s time ran out, {winner} wins on time (pieces on the board " \
+               f"{w}-{b})"
     outcome = game.winner()
     if outcome is None:
         side = SIDE_NAMES[game.turn]
@@ -229,7 +233,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     w, b = game.score()
     print(f"Actions: {game.ply}")
     print(f"Score: white={w} black={b}")
-    print(result_line(game, record.resigned))
-    if record.resigned is None and game.is_over():
+    print(result_line(game, record.resigned, record.timeout))
+    if record.resigned is None and record.timeout is None and game.is_over():
         print(moves_line(game))  # 'over white=N black=M': the line a finished game ends with
     return 0

@@ -25,7 +25,10 @@ from engine.errors import DvonnError
 
 def register(sub: Any) -> None:
     """Add demo, play and replay-sensors."""
+    from controller.cli.clocking import add_clock_option
     from controller.cli.publishing import add_publish_option
+    from controller.cli.speaking import add_speech_options
+    from controller.cli.tutoring import add_tutor_options
     from controller.cli.web import add_web_option
 
     p = sub.add_parser("replay-sensors", help=_("feed a sensor log or a camera recording "
@@ -64,6 +67,9 @@ def register(sub: Any) -> None:
     add_review_option(p)
     add_web_option(p)
     add_publish_option(p)
+    add_speech_options(p)
+    add_clock_option(p)
+    add_tutor_options(p)
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("play", help=_("the real table, backends from the config file"))
@@ -84,6 +90,9 @@ def register(sub: Any) -> None:
     add_review_option(p)
     add_web_option(p)
     add_publish_option(p)
+    add_speech_options(p)
+    add_clock_option(p)
+    add_tutor_options(p)
     p.set_defaults(func=cmd_play)
 
 
@@ -231,6 +240,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     publish = check_publish(args)  # a bad --publish: one line, before anything is opened
     creds = remote_credentials() if publish is not None else None
     review = load_review(args) if args.review else None
+    from controller.cli.speaking import open_speech
+
+    speak = open_speech(args)  # a bad --speak-to: one line, before anything is opened
+    from controller.cli.clocking import clock_options
+
+    clock = clock_options(args)  # --clock M+S (a bad one: one line, nothing opened)
     opts = DemoOptions(fast=args.fast, seed=args.seed, players=players,
                        noise=not args.no_noise, direct=args.direct, record=args.record,
                        journal=args.journal, white=white, black=black, review=review)
@@ -244,6 +259,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
         opts.web = start_web_view(args.web, access=web_access(args, args.web))
         opts.serve = True  # a table with a page serves it until stopped (Ctrl-C, SIGTERM)
     writer = None
+    opts.speak = speak
+    from controller.cli.tutoring import learning, tutor_level
+
+    opts.tutor, opts.learn = tutor_level(args), learning(args)
+    opts.clock = clock
     try:
         # Held for the whole demo: the writer lock (a second demo/play on this journal is
         # refused), and a damaged journal is recovered before the demo opens it again.
@@ -252,6 +272,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
             opts.publish = open_publisher(publish, creds or remote_credentials())
         result = run_demo(opts, sys.stdout)
     finally:
+        if opts.speak is not None:
+            opts.speak.close()  # says what is still queued
         if opts.publish is not None:
             opts.publish.close()
         if opts.web is not None:
@@ -299,6 +321,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     port = _sensor_port(cfg)
     clock = SystemClock()
     closers: list[Any] = []
+    from controller.cli.speaking import open_speech
+
+    speak = open_speech(args, cfg)  # a bad --speak-to: one line, before anything opens
+    if speak is not None:
+        closers.append(speak)
     web = None
     if args.web:  # the address is taken before the journal opens: a busy port leaves no file
         from controller.cli.web import bind_web_view, web_access
@@ -341,7 +368,10 @@ def cmd_play(args: argparse.Namespace) -> int:
                                players=(cfg.players.white, cfg.players.black),
                                new_needs_long=True)
         if backend == "camera":
+            from controller.recording import strip_leds
+
             camera.heights_provider = ctl.heights
+            camera.leds_provider = strip_leds(strip)  # what is lit as a frame is taken
             sources[0] = PlacementTeacher(camera, ctl)
         from controller.players.opponent import Opponent
 
@@ -357,6 +387,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             say_review(review, sys.stderr)
         closers.append(opponent)
         opponent.attach(ctl)
+        if review is None:  # the game clock (--clock, [clock]): its state kept in the journal
+            from controller.cli.clocking import clock_options, start_clock
+
+            start_clock(ctl, clock, clock_options(args, cfg), journal)
         if publish is not None and creds is not None:
             closers.append(open_publisher(publish, creds))
             closers[-1].attach(ctl)
@@ -369,6 +403,14 @@ def cmd_play(args: argparse.Namespace) -> int:
             web.server.journal = journal  # (a review's controller keeps none: the page's)
         if getattr(opponent, "remote", False):  # takes in what a remote side sent
             sources.append(cast("Source", opponent))  # (its poll reports no events)
+        if speak is not None:  # hears what the table committed, at every round
+            sources.append(speak.attach(ctl, clock))
+        if review is None:  # --tutor [LEVEL], --learn ([tutor] in the config)
+            from controller.cli.tutoring import learning, tutor_level
+            from controller.players.teaching import teach
+
+            closers.extend(teach(ctl, sources, tutor=tutor_level(args, cfg.tutor),
+                                 learn=learning(args, cfg.tutor), clock=clock, out=sys.stdout))
         recorder: Recorder | None = None
         if args.record and backend == "camera":
             from controller.recording import CameraRecorder, RecordingWriter
@@ -376,7 +418,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             writer = RecordingWriter(args.record, force=args.force,
                                      max_bytes=args.record_limit * 1_000_000)
             closers.append(writer)
-            recorder = CameraRecorder(writer, camera)  # each frame the camera read, as read
+            # each frame the camera read, as read, with what the LEDs showed then
+            recorder = CameraRecorder(writer, camera, camera.leds_provider)
         elif args.record:
             recorder = log = LogRecorder(args.record)
             closers.append(log)

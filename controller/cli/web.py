@@ -41,8 +41,16 @@ def register(sub: Any) -> None:
                    help=_("spectators see hints too (players can change it on the page)"))
     add_access_options(p)
     from controller.cli.publishing import add_publish_option
+    from controller.cli.speaking import add_speech_options
 
     add_publish_option(p)
+    add_speech_options(p)
+    from controller.cli.clocking import add_clock_option
+
+    add_clock_option(p)
+    from controller.cli.tutoring import add_tutor_options
+
+    add_tutor_options(p)
     p.set_defaults(func=cmd_web)
 
 
@@ -157,6 +165,9 @@ def cmd_web(args: argparse.Namespace) -> int:
     publish = check_publish(args)  # a bad --publish: one line, before anything is opened
     creds = remote_credentials() if publish is not None else None
     access = web_access(args, args.address)
+    from controller.cli.clocking import clock_options
+
+    clock = clock_options(args)  # --clock M+S (a bad one: one line, nothing opened)
     agents: dict[str, Agent] = {}
     names = []
     for side, spec, offset in (("w", args.white, 0), ("b", args.black, 1)):
@@ -173,11 +184,20 @@ def cmd_web(args: argparse.Namespace) -> int:
         opened.append(Journal(Path(args.journal), writer=True))  # one writer per journal
         return opened[-1]
 
+    from controller.cli.speaking import open_speech
+
+    speak = open_speech(args)  # a bad --speak-to: one line, before anything opens
+    if speak is not None:
+        opened.append(speak)
     try:
         opts = VirtualOptions(address=args.address, agents=agents, players=(names[0], names[1]),
                               auto_remove=not args.manual_remove, share_hints=args.share_hints,
                               **access,
-                              open_journal=open_journal if args.journal else None)
+                              open_journal=open_journal if args.journal else None,
+                              speak=speak, clock=clock)
+        from controller.cli.tutoring import learning, tutor_level
+
+        opts.tutor, opts.learn = tutor_level(args), learning(args)
         if publish is not None and creds is not None:
             opts.publish = open_publisher(publish, creds)
             opened.append(opts.publish)

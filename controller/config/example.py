@@ -18,9 +18,12 @@ from controller.config.settings import (
     PlayersConfig,
     RemoteConfig,
     SensorConfig,
+    SpeechConfig,
     TimingConfig,
 )
+from controller.table.clock import NONE
 from controller.table.renderer import DEFAULT_PALETTE, AnimationConfig
+from controller.table.timer import ClockOptions
 from hardware.leds.factory import DEFAULTS as LED_DEFAULTS
 from hardware.leds.frame import RGB
 from hardware.pinmap import PI_BUTTONS, PI_LED_PWM, PI_LED_SPI
@@ -70,6 +73,8 @@ BUTTONS_HELP: dict[str, str] = {
     "undo": "Take back the last action.",
     "hint": "Show the stacks that may move.",
     "new": "Start a new game (long press).",
+    "clock": 'The game clock\'s button (optional): with [clock] switch = "button" the side\n'
+             "that acted presses it to start the other side's clock.",
 }
 
 CAMERA_SECTION = """\
@@ -88,6 +93,10 @@ CAMERA_SECTION = """\
 # path = "frames/"
 # folder: start again after the last image.
 # loop = false
+# "auto": once the picture has settled after the start (a few seconds), lock the camera's
+# exposure, gain and white balance where it lets them be locked (picamera2 controls, V4L2
+# for a webcam), and say on the terminal what stays automatic; "off": leave them automatic.
+# lock = "auto"
 # The calibration file written by `dvonn-board vision calibrate` (colours of the empty board).
 # calibration = "/home/pi/camera-calibration.json"
 # The board geometry: set these only when your board differs from the printed sheet (they
@@ -154,6 +163,10 @@ def dump_default_config() -> str:
     s, b, t, a, p = SensorConfig(), ButtonsConfig(), TimingConfig(), AnimationConfig(), \
         PlayersConfig()
     d, r = DisplayConfig(), RemoteConfig()
+    sp = SpeechConfig()
+    c = ClockOptions()
+    ck, cp = str(c.control or NONE), str(c.pulse).lower()
+    say = ", ".join(f'"{c}"' for c in sp.say)
     leds, buttons = leds_section(), buttons_lines()
     palette = "\n".join(
         f"{role + ' = ' + _toml_colour(rgb):<24}# {PALETTE_HELP[role]}"
@@ -238,6 +251,52 @@ move_time = {p.move_time}
 # "de" (Deutsch) or "auto" (the CLI: LANGUAGE, LC_ALL, LC_MESSAGES, LANG; the page: the
 # browser's Accept-Language, and its switch).
 language = "{d.language}"
+
+[speech]
+# The table's voice: espeak-ng (Debian's package espeak-ng) says each action, the table's
+# prompts, mismatches, cut-offs, the score and the result in the display language.
+# true: speak aloud on the default sound device (as `play --speak`).
+enabled = {str(sp.enabled).lower()}
+# Write each utterance as a numbered WAV file (0001.wav, ...) in this folder instead of
+# playing it, with spoken.txt beside them, one line a file (as --speak-to FOLDER).
+# folder = "~/dvonn-spoken"
+# An espeak-ng voice (espeak-ng --voices); "" = the display language's own ("en", "de").
+voice = "{sp.voice}"
+# Loudness: espeak-ng's amplitude, 0..200 (100 normal).
+volume = {sp.volume}
+# Speed in words a minute, 80..450.
+speed = {sp.speed}
+# What is spoken: "actions" (placements, moves, passes, take-backs), "cutoffs" (the stacks an
+# action cuts off, and cut-off stacks left on the board), "prompts" (whose turn at the start,
+# a landing the table asks about, the computer's action to carry out), "mismatches",
+# "score" (after each move) and "result".
+say = [{say}]
+# Seconds a mismatch (or a cut-off stack left on the board) must last before it is said.
+delay = {sp.delay}
+
+[clock]
+# The game clock (as `--clock`): "M+S" gives each side M minutes for the whole game and S
+# seconds more after each of its actions (Fischer increment), e.g. "15+10"; "none": no clock.
+control = "{ck}"
+# Who switches the clocks: "table" (the table, when it commits an action) or "button" (the
+# side that acted presses the `clock` button, [buttons] clock).
+switch = "{c.switch}"
+# In a side's last `pulse_seconds` its edge of the board pulses dimly (row 1 White, row 5
+# Black) on the cells without a role.
+pulse = {cp}
+pulse_seconds = {c.pulse_seconds}
+# Remote play: seconds the two tables' clocks may differ before the table says so.
+tolerance = {c.tolerance}
+
+[tutor]
+# The live tutor (as `--tutor LEVEL`): each action of a person is judged beside play, a
+# mistake (?, 2 pieces or more lost against the engine's best) or blunder (??, 5 or more) is
+# shown at once and the table offers to take it back. "off", "marks" (the marks only),
+# "better" (also the better action, lit as `suggest` for a few seconds) or "warn" (also: a
+# lifted stack's landing spaces that lose 2 pieces or more blink as `mismatch`).
+level = "off"
+# true: a first game (as `--learn`): each rule is explained the first time it matters.
+learn = false
 
 [remote]
 # Logging in to the MQTT broker of remote play (remote:mqtt://...) and --publish. Never on the

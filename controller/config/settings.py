@@ -17,14 +17,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from controller.config.clocks import parse_clock
+from controller.config.tutoring import TutorConfig, parse_tutor
 from controller.i18n import Msg, config_error
+from controller.speech.words import CATEGORIES as SPEECH_CATEGORIES
 from controller.table.renderer import DEFAULT_PALETTE, AnimationConfig, Palette
+from controller.table.timer import ClockOptions
 from controller.table.view import ROLES
 from engine.errors import ConfigError, DvonnError
 from hardware.leds.frame import RGB
 
 SENSOR_BACKENDS = ("sensor-board", "camera", "emulator")
-BUTTON_NAMES = ("confirm", "next", "undo", "hint", "new")
+BUTTON_NAMES = ("confirm", "next", "undo", "hint", "new", "clock")
 PALETTE_KEYS = (*ROLES, "background")
 MAX_GPIO = 27
 
@@ -122,6 +126,20 @@ class DisplayConfig:
 
 
 @dataclass(frozen=True)
+class SpeechConfig:
+    """The table's voice (espeak-ng, in the display language): ``enabled`` speaks aloud as
+    ``--speak`` does; ``folder`` writes numbered WAV files there instead (``--speak-to``)."""
+
+    enabled: bool = False
+    folder: str | None = None
+    voice: str = ""  # an espeak-ng voice; '' = the language's own ('en', 'de')
+    volume: int = 100  # espeak-ng's amplitude, 0..200
+    speed: int = 160  # words a minute, 80..450
+    say: tuple[str, ...] = SPEECH_CATEGORIES
+    delay: float = 2.0  # seconds a mismatch (a cut-off stack left) lasts before it is said
+
+
+@dataclass(frozen=True)
 class Config:
     """The whole configuration; ``path`` is the file it came from (None: defaults only)."""
 
@@ -136,6 +154,9 @@ class Config:
     players: PlayersConfig = field(default_factory=PlayersConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
     remote: RemoteConfig = field(default_factory=RemoteConfig)
+    speech: SpeechConfig = field(default_factory=SpeechConfig)
+    clock: ClockOptions = field(default_factory=ClockOptions)  # [clock]: the game clock
+    tutor: TutorConfig = field(default_factory=TutorConfig)  # [tutor]: tutor and lessons
     path: Path | None = field(default=None, compare=False)
 
     @classmethod
@@ -209,7 +230,7 @@ def parse_config(text: str, *, path: Path | None = None) -> Config:
 
 _SECTIONS = (
     "sensor", "leds", "buttons", "camera", "timing", "palette", "animation", "journal", "players",
-    "display", "remote",
+    "display", "remote", "speech", "clock", "tutor",
 )
 LANGUAGE_CHOICES = ("auto", "en", "de")
 
@@ -235,6 +256,9 @@ def _build(data: dict[str, Any], path: Path | None) -> Config:
         players=_players(sec["players"]),
         display=_display(sec["display"]),
         remote=_remote(sec["remote"]),
+        speech=_speech(sec["speech"]),
+        clock=parse_clock(sec["clock"]),
+        tutor=parse_tutor(sec["tutor"]),
         path=path,
     )
 
@@ -417,6 +441,36 @@ def _remote(t: dict[str, Any]) -> RemoteConfig:
     opt = {k: None if t.get(k) is None else _string(f"remote.{k}", t[k])
            for k in ("username", "password_file", "ca_file")}
     return RemoteConfig(tls=tls, **opt)
+
+
+def _speech(t: dict[str, Any]) -> SpeechConfig:
+    _keys("speech", t, ("enabled", "folder", "voice", "volume", "speed", "say", "delay"))
+    d = SpeechConfig()
+    enabled = t.get("enabled", d.enabled)
+    if not isinstance(enabled, bool):
+        raise config_error("speech.enabled", Msg("must be true or false, got {polarity!r}",
+                                                 polarity=enabled))
+    folder = t.get("folder")
+    voice = _string("speech.voice", t.get("voice", d.voice), empty=True).strip()
+    if voice and not all(c.isalnum() or c in "-_+" for c in voice):
+        raise config_error("speech.voice", Msg("{value!r} is not an espeak-ng voice name (such "
+                                               "as en-us or de+f3)", value=voice))
+    say = t.get("say", list(d.say))
+    if not isinstance(say, list) or any(s not in SPEECH_CATEGORIES for s in say):
+        raise config_error("speech.say", Msg("{roles!r}: must be a list of {value}", roles=say,
+                                             value=", ".join(SPEECH_CATEGORIES)))
+    return SpeechConfig(
+        enabled=enabled,
+        folder=None if folder is None else _string("speech.folder", folder),
+        voice=voice,
+        volume=int(_number("speech.volume", t.get("volume", d.volume), low=0.0, high=200.0,
+                           low_open=False)),
+        speed=int(_number("speech.speed", t.get("speed", d.speed), low=80.0, high=450.0,
+                          low_open=False)),
+        say=tuple(dict.fromkeys(say)),
+        delay=_number("speech.delay", t.get("delay", d.delay), low=0.0, high=60.0,
+                      low_open=False),
+    )
 
 
 def _player(key: str, value: Any) -> str:

@@ -22,7 +22,8 @@ from controller.i18n.msgfmt import Entry, parse_po
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("controller",)
 SCRIPTS = ("controller/web/static/app.js", "controller/web/static/review.js",
-           "controller/web/static/remote.js", "controller/web/static/broadcast.js")
+           "controller/web/static/remote.js", "controller/web/static/broadcast.js",
+           "controller/web/static/tutor.js")
 _PY_CALLS = {"_": (0,), "N_": (0,), "Nn_": (0, 1), "Msg": (0,), "ngettext": (0, 1),
              "gettext_in": (1,)}
 _JS_STR = r'"(?:[^"\\]|\\.)*"'

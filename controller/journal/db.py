@@ -15,7 +15,9 @@ from pathlib import Path
 
 SCHEMA_VERSION = 1
 FILE_NAME = "games.sqlite3"
-RESULTS = ("white", "black", "tie", "white resigns", "black resigns")
+#: ``white out of time``: White's flag fell and Black wins (controller.table.timer)
+RESULTS = ("white", "black", "tie", "white resigns", "black resigns", "white out of time",
+           "black out of time")
 ABANDONED = "abandoned"
 
 SCHEMA = """

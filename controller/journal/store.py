@@ -11,6 +11,7 @@ Game results (``GameInfo.result``):
 
 * ``'white'``, ``'black'``, ``'tie'``: the game ended by the rules (scores are the counts);
 * ``'white resigns'``, ``'black resigns'``: a player gave up (scores as they stood);
+* ``'white out of time'``, ``'black out of time'``: that side's flag fell (scores as they stood);
 * ``'abandoned'``: set by :meth:`Journal.abandon` (e.g. the players cleared the table);
 * ``None``: the game is unfinished.
 

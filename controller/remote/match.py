@@ -5,7 +5,9 @@ The match's action list is the state, kept on the broker (retained). Topics, for
 
 - ``M/white`` and ``M/black``: a table's whole committed action list, retained, as JSON:
   ``{"v": 1, "table": ID, "side": "white", "seq": N, "actions": ["D3", ..., "PASS", ...],
-  "over": false}`` (``score`` when over). ``actions`` are ``str(Move)`` in the game's order,
+  "over": false}`` (``score`` when over; ``clock``: the game clock of the table's own side
+  after its latest action, ``{"control": "15+10", "side": "w", "ply": N, "left": SECONDS}``,
+  ``flag`` once it fell). ``actions`` are ``str(Move)`` in the game's order,
   forced passes included (both tables pass by themselves alike, so the lists stay comparable
   index by index). ``table`` is new every time a table starts; ``seq`` counts its messages.
 - ``M/white/presence``, ``M/black/presence``: ``online``, retained; the broker's last will
@@ -82,12 +84,15 @@ def mover_of(index: int) -> str:
 
 
 def payload(table: str, side: str, seq: int, actions: list[str], *, over: bool = False,
-            score: tuple[int, int] | None = None) -> str:
-    """The JSON a table publishes for the side it plays (``side``: 'w' or 'b')."""
+            score: tuple[int, int] | None = None, clock: dict[str, object] | None = None) -> str:
+    """The JSON a table publishes for the side it plays (``side``: 'w' or 'b'); ``clock``:
+    its own side's game clock after its latest action (controller.table.timer)."""
     data: dict[str, object] = {"v": VERSION, "table": table, "side": SIDE_TOPIC[side],
                                "seq": seq, "actions": actions, "over": over}
     if score is not None:
         data["score"] = list(score)
+    if clock is not None:
+        data["clock"] = clock
     return json.dumps(data, separators=(",", ":"))
 
 
@@ -110,6 +115,20 @@ def _read(text: bytes) -> tuple[str, int, list[str], bool] | None:
     return table, seq, norm, data.get("over") is True
 
 
+def _clock(text: bytes) -> dict[str, object] | None:
+    """The game clock a table sent with its actions (``{"control", "side", "ply", "left"}``
+    and ``flag`` once its flag fell), None when it sent none."""
+    try:
+        data = json.loads(text.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    clock = data.get("clock") if isinstance(data, dict) else None
+    if not isinstance(clock, dict) or not isinstance(clock.get("ply"), int) or \
+            not isinstance(clock.get("left"), int | float):
+        return None
+    return {k: clock[k] for k in ("control", "side", "ply", "left", "flag") if k in clock}
+
+
 class MqttSeat(RemoteSeat):
     """The side ``side`` is played at another table that meets this one in match
     ``url.prefix`` on the broker. ``link``: an already made link (tests); by default an
@@ -129,6 +148,11 @@ class MqttSeat(RemoteSeat):
         self.out_presence = f"{self.out_topic}/presence"
         self.in_presence = f"{self.in_topic}/presence"
         self.seq = 0
+        #: the game clock: this table's own side's time, sent with its actions (set by
+        #: controller.table.timer.TableClock), and the other table's, as it arrived
+        self.clock_out: dict[str, object] | None = None
+        self.their_clock: dict[str, object] | None = None
+        self._clock_sent: dict[str, object] | None = None
         self.state = OK
         self.ours: list[str] | None = None  # what this table has (the last tell)
         self.theirs: list[str] | None = None  # the other table's list (None: not heard yet)
@@ -196,7 +220,9 @@ class MqttSeat(RemoteSeat):
         if seq <= self._seen.get(table, -1):
             return False  # a duplicate or an older message of that table
         self._seen[table] = seq
-        changed = actions != self.theirs or over != self.their_over
+        clock = _clock(msg.payload)
+        changed = actions != self.theirs or over != self.their_over or clock != self.their_clock
+        self.their_clock = clock
         self.theirs, self.their_over = actions, over
         if self.their_online is None:
             self.their_online = True
@@ -296,12 +322,13 @@ class MqttSeat(RemoteSeat):
             self._final = actions
         self.ours = actions
         self._check()
-        if actions != self._published:
+        if actions != self._published or self.clock_out != self._clock_sent:
             self.seq += 1
             self._published = actions
+            self._clock_sent = None if self.clock_out is None else dict(self.clock_out)
             self.link.publish(self.out_topic, payload(
                 self.table_id, other(self.side), self.seq, actions, over=over,
-                score=game.score() if over else None))
+                score=game.score() if over else None, clock=self._clock_sent))
         self._refresh_note()
 
     def poll(self, game: Game) -> Move | None:

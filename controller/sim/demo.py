@@ -62,6 +62,15 @@ class DemoOptions:
     #: with ``web``: after the game the page keeps serving (its review, its state) until
     #: Ctrl-C or SIGTERM (``demo --web``); without: the demo returns when the game ends
     serve: bool = False
+    #: ``--speak``/``--speak-to``: a controller.speech.announcer.Announcer (the caller closes
+    #: it): attached to the controller with the demo's clock, polled every round
+    speak: Any = None
+    #: ``--clock``: a controller.table.timer.ClockOptions (None: no game clock)
+    clock: Any = None
+    #: ``--tutor [LEVEL]``: the live tutor's level (the simulated hands are the people it
+    #: tutors), None: none; ``--learn``: the first game's lessons (controller.players)
+    tutor: str | None = None
+    learn: bool = False
 
 
 @dataclass
@@ -167,6 +176,25 @@ def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
         sources = [source] if opts.web is None else [source, opts.web.attach(ctl, clock)]
         if opponent is not None and opponent.remote:
             sources.append(opponent)  # takes in what the other table (or the phone) sent
+        if opts.clock is not None and opts.review is None:  # the game clock (--clock)
+            from controller.table.timer import TableClock
+
+            store = None
+            if journal is not None:
+                from controller.journal.clocks import ClockStore
+
+                store = ClockStore(journal)
+            timer = TableClock(ctl, opts.clock.control, clock, options=opts.clock, store=store)
+            done = timer.has_fallen  # a flag ends the game: the hands stop
+        if opts.speak is not None:  # hears what the table committed, at every round
+            sources.append(opts.speak.attach(ctl, clock))
+        teaching: list[Any] = []
+        if (opts.tutor or opts.learn) and opts.review is None:  # --tutor, --learn
+            from controller.players.teaching import teach
+
+            teaching = teach(ctl, sources, tutor=opts.tutor, learn=opts.learn, clock=clock,
+                             out=None if opts.quiet else out)
+            closers.extend(teaching)
         runner = Runner(ctl, sources=sources, strip=strip, clock=clock, recorder=recorder,
                         frame_interval=None if opts.fast else 0.25)
 
@@ -181,6 +209,8 @@ def run_demo(opts: DemoOptions, out: TextIO) -> DemoResult:
                   file=out)
         _drive(runner, hands, clock, emulator, fast=opts.fast, done=done,
                remote_timeout=opts.remote_timeout)
+        for taught in teaching:  # the verdicts still on their way are shown too
+            getattr(taught, "settle", lambda: None)()
         game = ctl.game
         over = game.is_over()
         score = game.score()

@@ -58,6 +58,7 @@ class AnimationConfig:
 
 
 PULSING_ROLES = ("destination", "suggest")
+EDGE_PULSE = 0.3  # the clock's last-minute pulse at its brightest (a share of full colour)
 STATUS_LEDS = 2
 
 
@@ -113,6 +114,19 @@ class Renderer:
     def render(self, view: BoardView, t: float) -> list[RGB]:
         """49 colours in canonical cell order."""
         return [self.colour(view, cell, t) for cell in range(NUM_CELLS)]
+
+    def edge_pulse(self, colours: list[RGB], view: BoardView, side: str, t: float) -> list[RGB]:
+        """The clock's last minute: a dim pulse (1 Hz) along ``side``'s edge of the board
+        (row 1 for White, row 5 for Black) in that side's ``own-white``/``own-black``
+        colour, on the cells without a role only (an overlay: no role is added)."""
+        row = range(0, 9) if side == "w" else range(40, 49)
+        level = EDGE_PULSE * (0.5 - 0.5 * math.cos(2.0 * math.pi * t))
+        rgb = self._scale(self.colours["own-white" if side == "w" else "own-black"], level)
+        out = list(colours)
+        for cell in row:
+            if cell not in view.roles:
+                out[cell] = rgb
+        return out
 
     def status(self, view: BoardView, t: float, turn: str | None = None) -> list[RGB]:
         """Two status LEDs: [side, attention].

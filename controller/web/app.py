@@ -175,6 +175,12 @@ class VirtualOptions:
     limits: Limits | None = None  # the web server's connection limits (transport.Limits)
     review_budget: float | None = None  # seconds of engine time a game's review (reviews.py)
     publish: Any = None  # --publish: a StatePublisher (controller.remote.publisher) to attach
+    clock: Any = None  # --clock: a controller.table.timer.ClockOptions (None: no game clock)
+    #: --speak/--speak-to: a controller.speech.announcer.Announcer to attach (the caller
+    #: closes it)
+    speak: Any = None
+    tutor: str | None = None  # --tutor [LEVEL]: the live tutor (controller.players.tutor)
+    learn: bool = False  # --learn: the first game's lessons (controller.players.lessons)
 
 
 def make_virtual_table(opts: VirtualOptions, clock: Clock | None = None
@@ -202,11 +208,29 @@ def make_virtual_table(opts: VirtualOptions, clock: Clock | None = None
     web.publisher.overlay = table.overlay
     table.on_change = lambda: web.publisher(ctl)
     web.server.journal = journal  # the page reviews its games
+    if opts.clock is not None:  # the game clock (--clock): before the page's publisher
+        from controller.table.timer import TableClock
+
+        store = None
+        if journal is not None:
+            from controller.journal.clocks import ClockStore
+
+            store = ClockStore(journal)
+        TableClock(ctl, opts.clock.control, clock, options=opts.clock, store=store)
     hint_only(ctl, frozenset(opts.agents))
     web.publisher.attach(ctl)
     if opts.publish is not None:
         opts.publish.attach(ctl)
-    runner = Runner(ctl, sources=[table], clock=clock, frame_interval=None)
+    sources: list[Any] = [table]
+    if opts.speak is not None:  # hears what the table committed, at every round
+        sources.append(opts.speak.attach(ctl, clock))
+    if opts.tutor or opts.learn:  # the page's requests reach the tutor through the table
+        from controller.players.teaching import teach
+
+        table.closing.extend(teach(ctl, sources, tutor=opts.tutor, learn=opts.learn,
+                                   clock=clock))  # (the tutor's worker: closed with the table)
+        web.publisher(ctl)
+    runner = Runner(ctl, sources=sources, clock=clock, frame_interval=None)
     return ctl, web, table, runner
 
 

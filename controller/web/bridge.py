@@ -29,10 +29,10 @@ from engine.game import Game
 from engine.geometry import CELL_NAMES, iter_cells
 from engine.move import Move
 from hardware.clock import Clock
-from hardware.events import BUTTONS, ButtonEvent, SensorEvent
+from hardware.events import ALL_BUTTONS, ButtonEvent, SensorEvent
 
 #: The control names a page may post (the table's buttons) besides the virtual table's clicks.
-CONTROLS = BUTTONS
+CONTROLS = ALL_BUTTONS  # the five, and ``clock`` (the game clock, when one runs)
 
 
 @dataclass
@@ -178,6 +178,9 @@ class ControlSource:
         self.inbox = inbox
         self.clock = clock
         self._fed: list[Command] = []
+        #: commands that are no button, by name, run in the table's thread: their answer is
+        #: '' (done) or why not (the live tutor's ``tutor``: controller.players.teaching)
+        self.handlers: dict[str, Callable[[str, str], str]] = {}
 
     def poll(self, timeout: float = 0.0) -> list[SensorEvent]:
         for fed in self._fed:
@@ -197,5 +200,10 @@ class ControlSource:
         """The ButtonEvent for a button command (None and the command answered otherwise)."""
         if cmd.name in CONTROLS:
             return ButtonEvent(self.clock.now(), cmd.name, cmd.name == "new")
+        handler = self.handlers.get(cmd.name)
+        if handler is not None:
+            why = handler(cmd.arg, cmd.seat)
+            cmd.answer(not why, why or cmd.arg)
+            return None
         cmd.answer(False, Msg("this table has no virtual board: move the pieces on the table"))
         return None

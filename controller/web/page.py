@@ -162,17 +162,35 @@ _TEMPLATE = """<!doctype html>
     <p id="result" class="result" hidden></p>
     <button type="button" id="review-this" class="review-this" hidden
       data-i18n="Review this game">Review this game</button>
+    <div id="clocks" class="clocks" hidden>
+      <span class="clock w" data-side="w"><b data-i18n="White">White</b>
+        <span id="clock-w" class="time">0:00</span></span>
+      <span class="clock b" data-side="b"><b data-i18n="Black">Black</b>
+        <span id="clock-b" class="time">0:00</span></span>
+    </div>
     <div id="score" class="score">
       <span class="side w"><i></i><b id="name-w"
         data-i18n="White">White</b> <span id="score-w">0</span></span>
       <span class="side b"><i></i><b id="name-b"
         data-i18n="Black">Black</b> <span id="score-b">0</span></span>
     </div>
+    <div id="tutor" class="tutor" hidden>
+      <p id="tutor-line" class="tutor-line" aria-live="polite"></p>
+      <button type="button" id="tutor-takeback" hidden data-i18n="Take it back"
+        >Take it back</button>
+      <button type="button" id="tutor-allow" hidden data-i18n="Allow the take-back"
+        >Allow the take-back</button>
+      <button type="button" id="tutor-refuse" hidden data-i18n="Refuse">Refuse</button>
+      <button type="button" id="tutor-switch" hidden aria-pressed="true"
+        data-i18n="Tutor on">Tutor on</button>
+    </div>
     <div id="controls" class="controls" hidden>
       <label id="seat-label" hidden><span data-i18n="I play">I play</span>
         <select id="seat"><option value="" data-i18n="both">both</option>
         <option value="w" data-i18n="White">White</option>
         <option value="b" data-i18n="Black">Black</option></select></label>
+      <button type="button" id="clock-press" class="clock-press" data-control="clock" hidden
+        data-i18n="Press the clock">Press the clock</button>
       <button type="button" data-control="confirm" data-i18n="Confirm">Confirm</button>
       <button type="button" data-control="next" data-i18n="Next">Next</button>
       <button type="button" data-control="undo" data-i18n="Undo">Undo</button>
@@ -251,6 +269,8 @@ _TEMPLATE = """<!doctype html>
 <script id="config" type="application/json">{config}</script>
 <script src="/static/app.js"></script>
 <script src="/static/review.js"></script>
+<script src="/static/clock.js"></script>
+<script src="/static/tutor.js"></script>
 {remote_script}</body>
 </html>
 """

@@ -77,6 +77,7 @@ from controller.web.remote import RemotePlayers, remote_routes
 from controller.web.reviews import REVIEW_BUDGET, Reviews, review_routes
 from controller.web.serving import Serving, StreamFront
 from controller.web.transport import Connections, Limits
+from controller.web.tutoring import tutor_routes
 from engine.errors import DvonnError
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -369,6 +370,7 @@ class WebServer(Serving):
                            lambda line: self.pairing.announce(line), self.full_url),
             *review_routes(self.reviews, lambda: self.journal, state_now, self.paired,
                            lambda: hub.share_hints),
+            *tutor_routes(self, answer_of),  # the live tutor's take-backs (tutoring.py)
             Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
         ]
         from starlette.middleware import Middleware

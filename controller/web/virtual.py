@@ -70,6 +70,11 @@ class VirtualTable:
 
     def __init__(self, ctl: TableController, inbox: Inbox, clock: Clock, *,
                  auto_remove: bool = True, agents: dict[str, Agent] | None = None) -> None:
+        #: commands that are no button or click, by name (the live tutor's ``tutor``):
+        #: run in the table's thread, answered '' (done) or why not
+        self.handlers: dict[str, Callable[[str, str], str]] = {}
+        #: what closes with the table (the live tutor and its worker process)
+        self.closing: list[Any] = []
         self.ctl = ctl
         self.inbox = inbox
         self.clock = clock
@@ -116,6 +121,11 @@ class VirtualTable:
             self._pending.append((cmd, cmd.name))
             self._undo_to_human = cmd.name == "undo" and bool(self.agents)
             return [ButtonEvent(self.clock.now(), cmd.name, cmd.name == "new")]
+        handler = self.handlers.get(cmd.name)
+        if handler is not None:
+            why = handler(cmd.arg, cmd.seat)
+            cmd.answer(not why, why or cmd.arg)
+            return []
         if cmd.name != "click":
             cmd.answer(False, Msg("unknown command {name!r}", name=cmd.name))
             return []
@@ -342,8 +352,12 @@ class VirtualTable:
         return self._snap()
 
     def close(self) -> None:
-        """Stop the computer players' worker (safe twice)."""
+        """Stop the computer players' worker and what closes with the table (safe twice)."""
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+        while self.closing:
+            close = getattr(self.closing.pop(), "close", None)
+            if close is not None:
+                close()
 

@@ -99,7 +99,7 @@ def test_every_section_of_the_loader_is_in_the_example() -> None:
 
 
 @pytest.mark.parametrize("section", ["sensor", "buttons", "timing", "animation", "journal",
-                                     "players", "remote"])
+                                     "players", "remote", "speech", "tutor"])
 def test_every_key_of_the_loader_is_in_the_example(section: str) -> None:
     assert set(DOC[section]) == allowed_keys(section), (
         f"[{section}] in controller/config/example.toml differs from what the loader accepts")
@@ -139,7 +139,7 @@ def test_every_commented_value_is_accepted_when_uncommented() -> None:
     cfg = parse_config(live)
     assert cfg.sensor.backend == "sensor-board" and cfg.sensor.port == "/dev/dvonn-sensorboard"
     assert cfg.journal.path == "~/dvonn-games.sqlite3"
-    assert sorted(cfg.buttons.pins) == sorted(["confirm", "next", "undo", "hint", "new"])
+    assert sorted(cfg.buttons.pins) == sorted(["confirm", "next", "undo", "hint", "new", "clock"])
     check_section(cfg.leds)
     BoardGeometry.from_config(cfg.camera)
 

@@ -21,69 +21,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import TEST_TOKEN, chromium_paths, missing, new_browser, pair, send
+from test_web_remote import RemoteTable as WebRemoteTable
+from web_helpers import new_browser, pair, send
 
 from controller.i18n import po_path
 from controller.i18n.msgfmt import parse_po
-from controller.players.opponent import Opponent
-from controller.players.seats import WebSeat
-from controller.runner import Runner
-from controller.sim.hands import DirectTable
-from controller.table.debounce import Timing
-from controller.table.session import TableController
-from controller.web.app import WebView
 from controller.web.devices import COOKIE_AGE
-from engine.geometry import parse_cell
-from hardware.clock import FakeClock
-from hardware.events import SnapshotEvent
 
 PHONE = (390, 844)
 
 
 # ---------------------------------------------------------------------------- the table
-class RemoteTable:
-    """A simulated table (DirectTable, FakeClock) with Black played on a remote page, its
-    loop stepped by the test, served on loopback."""
-
-    def __init__(self) -> None:
-        self.clock = FakeClock()
-        self.table = DirectTable()
-        self.ctl = TableController(timing=Timing())
-        self.opponent = Opponent("human", "remote")
-        self.opponent.attach(self.ctl)
-        self.web = WebView("127.0.0.1:0", token=TEST_TOKEN)
-        assert self.web.invite(self.opponent) == 1
-        self.runner = Runner(self.ctl, sources=[self.web.attach(self.ctl, self.clock),
-                                                self.opponent], clock=self.clock,
-                             frame_interval=None)
-        self.web.start()
-        self.settle()
-
-    @property
-    def port(self) -> int:
-        return int(self.web.server.port)
+class RemoteTable(WebRemoteTable):
+    """test_web_remote's table (Black played on a remote page), with its address."""
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def seat(self) -> WebSeat:
-        seat = self.opponent.players["b"]
-        assert isinstance(seat, WebSeat)
-        return seat
-
-    def settle(self) -> None:
-        self.runner.feed([SnapshotEvent(self.clock.now(), self.table.cells())])
-        self.clock.advance(0.6)
-        self.runner.feed([SnapshotEvent(self.clock.now(), self.table.cells())])
-        self.runner.step(0.0)
-
-    def place(self, cell: str) -> None:
-        piece = self.ctl.game.piece_to_place()
-        assert piece is not None
-        self.table.put(parse_cell(cell), piece)
-        self.settle()
 
 
 @contextmanager
@@ -158,28 +112,6 @@ def _ready(driver: Any) -> None:
           "the page's first state")
 
 
-def _profile_browser(profile: Path) -> Any:
-    """A headless Chromium keeping its profile (cookies) in ``profile``: quitting it and
-    starting another on the same folder is a browser restart."""
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        missing("selenium is not installed: run `python3 dev.py test` (installs .[test])")
-        raise
-    paths = chromium_paths()
-    if paths is None:
-        missing("Debian's chromium and chromium-driver are needed for the page tests")
-        raise AssertionError("unreachable")
-    options = webdriver.ChromeOptions()
-    options.binary_location = paths[0]
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-extensions", "--no-first-run", f"--window-size={PHONE[0]},{PHONE[1]}",
-                f"--user-data-dir={profile}"):
-        options.add_argument(arg)
-    return webdriver.Chrome(options=options, service=Service(paths[1]))
-
-
 # ---------------------------------------------------------------------------- point 4
 def test_the_remote_cookie_lives_like_the_pairing_cookie() -> None:
     with remote_table() as t:
@@ -201,7 +133,7 @@ def test_the_remote_cookie_lives_like_the_pairing_cookie() -> None:
 def test_a_remote_seat_survives_a_browser_restart(tmp_path: Path) -> None:
     profile = tmp_path / "profile"
     with remote_table() as t:
-        first = _profile_browser(profile)
+        first = new_browser(*PHONE, profile=profile)
         try:
             first.get(f"{t.base}/remote?invite={t.seat.code}")
             first.find_element("id", "remote-join").click()
@@ -211,7 +143,7 @@ def test_a_remote_seat_survives_a_browser_restart(tmp_path: Path) -> None:
             assert kept and kept[0].get("expiry"), kept  # not a session cookie
         finally:
             first.quit()  # the browser is closed: a session cookie would be gone
-        again = _profile_browser(profile)
+        again = new_browser(*PHONE, profile=profile)
         try:
             again.get(f"{t.base}/remote")
             _wait(again, lambda: _js(again, "return document.body.getAttribute("

@@ -8,7 +8,6 @@ the review is left in English."""
 
 from __future__ import annotations
 
-import random
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_web_review import random_game
 from web_helpers import get_json, new_browser, sim_table
 
 from controller.journal.store import Journal
@@ -35,12 +35,6 @@ def _wait(cond: Callable[[], Any], timeout: float = 60.0, what: str = "") -> Any
         time.sleep(0.05)
 
 
-def random_game(seed: int) -> Game:
-    rng = random.Random(seed)
-    game = Game()
-    while not game.is_over():
-        game.push(rng.choice(game.legal_moves()))
-    return game
 
 
 def store(journal: Journal, game: Game, white: str = "Ann", black: str = "Bob") -> int:

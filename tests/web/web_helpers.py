@@ -18,6 +18,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -57,8 +58,11 @@ def chromium_paths() -> tuple[str, str] | None:
     return (browser, driver) if browser and driver else None
 
 
-def new_browser(width: int = 1200, height: int = 900, lang: str = "") -> Any:
-    """A headless Chromium under Selenium (skips, or fails in CI, when there is none)."""
+def new_browser(width: int = 1200, height: int = 900, lang: str = "",
+                profile: Path | None = None) -> Any:
+    """A headless Chromium under Selenium (skips, or fails in CI, when there is none);
+    ``profile``: the folder it keeps its profile (cookies) in, so that quitting it and
+    starting another on the same folder is a browser restart."""
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
@@ -74,6 +78,8 @@ def new_browser(width: int = 1200, height: int = 900, lang: str = "") -> Any:
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-extensions", "--no-first-run", f"--window-size={width},{height}"):
         options.add_argument(arg)
+    if profile is not None:
+        options.add_argument(f"--user-data-dir={profile}")
     if lang:  # the browser's language: its Accept-Language header
         options.add_argument(f"--lang={lang}")
         options.add_experimental_option("prefs", {"intl.accept_languages": lang})
