@@ -82,3 +82,32 @@ def test_a_whole_demo_game_is_said_aloud(tmp_path: Path, monkeypatch: pytest.Mon
         seconds, rms = wav_facts(said / name)
         assert seconds > 0.2, (name, seconds)
         assert rms > 0.01, (name, rms)  # speech, not silence
+
+
+@pytest.mark.parametrize(("lang", "clock", "mark"), [
+    ("en", "White ", "a blunder"), ("de", "Weiß ", "ein grober Fehler")])
+def test_a_demo_that_teaches_keeps_time_and_speaks(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        lang: str, clock: str, mark: str) -> None:
+    """Issue 43's whole table: ``demo --fast --tutor --clock 3+2 --speak-to DIR`` plays to the
+    end; the terminal shows both clocks (M:SS, the running one starred) and the tutor's marks
+    written after the action as the review writes them; DIR holds what was said, the marks
+    said in words and the result last."""
+    import re
+
+    need_espeak()
+    monkeypatch.setenv("LANGUAGE", lang)
+    said = tmp_path / "said"
+    code = main(["demo", "--fast", "--seed", "11", "--tutor", "--clock", "3+2",
+                 "--speak-to", str(said)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert re.search(rf"{clock}\d:[0-5]\d\*? · ", out), "no clocks on the terminal"
+    marks = re.findall(r"\b(?:[A-K][1-5]){2}\?\??", out)
+    assert marks, "the tutor marked nothing in a whole demo game"
+    lines = [line.split("\t", 1)[1]
+             for line in (said / "spoken.txt").read_text(encoding="utf-8").splitlines()]
+    assert any(mark in line for line in lines) or any(
+        re.search(r"(?:[A-K][1-5]){2}, ", line) for line in lines)
+    assert lines[-1].startswith(("Game over", "Partie zu Ende"))
+    assert len(list(said.glob("*.wav"))) == len(lines)
