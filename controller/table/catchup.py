@@ -433,11 +433,14 @@ def search(
     start = time.perf_counter()
     reading = _Reading(snap, polarity)
     behind = reading.full & ~game.occupied
-    if game.placing and not any(snap[c] == "x" for c in iter_cells(behind)):
+    if (game.placing and not hidden and UNKNOWN not in snap
+            and not any(snap[c] == "x" for c in iter_cells(behind))):
         # each top read on an empty cell is a placement still to come, however far the
         # readings fell behind players who do not wait, where the colours say the order
         # (outside camera game 5: four pieces down before the first white one read); a hall
-        # board's 'x' does not
+        # board's 'x' does not; and only on a board read whole: a piece under a hand now may
+        # be one of them (room game 103: E5, read for 5 s, then under the next hand, and
+        # C5 B4 B3 A3 committed without it)
         deep = min(_popcount(behind), limits.depth + PLACING_BEHIND)
         limits = replace(limits, depth=max(limits.depth, deep))
     s = _Search(game, removals or {}, history, reading, limits, hidden, first,

@@ -49,3 +49,14 @@ def test_a_white_piece_read_late_keeps_its_turn_by_the_hand_that_put_it_down() -
     assert cam.ctl.actions == OPENING  # E1 not seen: B2 and D1 cannot go first
     cam.frames(edit(seen, D1="w", E1="w"), 2.0)
     assert cam.ctl.actions == [*OPENING, "E1", "B2", "D1"]
+
+
+def test_a_board_not_read_whole_is_not_explained_that_far_behind() -> None:
+    """A piece under the next hand may be one of them (room game 103: E5 read for seconds,
+    then under a hand, and four other placements committed without it): with a cell
+    unreadable, no more than ``Limits.depth`` placements at once."""
+    g = Game.from_moves(OPENING)
+    snap = edit(board(g, True), E1="w", B2="b", D1="w", C3="b", E5="?")
+    assert not search(g, snap).hypotheses
+    assert not search(g, edit(snap, E5="."), hidden=1 << parse_cell("E5")).hypotheses
+    assert search(g, edit(snap, E5=".")).hypotheses
