@@ -164,19 +164,6 @@
       g.appendChild(el("title", {}, name + ": " + t("removed {pieces}", { pieces: removed[name] })));
       marks.appendChild(g);
     });
-    var best = shownNow.best;  // the engine's best action in a reviewed position
-    if (best && best.to && pos[best.to]) {
-      var bt = pos[best.to];
-      var bg = el("g", { "class": "best" });
-      if (best.from && pos[best.from]) {
-        var bf = pos[best.from];
-        bg.appendChild(el("line", { x1: bf[0], y1: bf[1], x2: bt[0], y2: bt[1] }));
-        bg.appendChild(el("circle", { "class": "best-from", cx: bf[0], cy: bf[1], r: R * 0.3 }));
-      }
-      bg.appendChild(el("circle", { "class": "best-to", cx: bt[0], cy: bt[1], r: R * 0.7 }));
-      bg.appendChild(el("title", {}, t("the engine's best: {action}", { action: best.action })));
-      marks.appendChild(bg);
-    }
   }
 
   /* ---------------------------------------------------------------- state */
@@ -531,7 +518,7 @@
     refresh();
   }
 
-  /* review.js: show a position instead of the table's ({stacks, last_move, removed, best}),
+  /* review.js: show a position instead of the table's ({stacks, last_move, removed}),
      or the table's again (null) */
   function show(view) {
     shown = view;

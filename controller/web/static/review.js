@@ -216,7 +216,7 @@
     var best = shownBest ? cellsOf(shownBest.best) : null;
     // the board draws no line: the spaces are tinted (the shown action) and outlined (the
     // engine's), under the pieces and their height numbers
-    dv.show({ stacks: s.stacks, last_move: null, removed: s.removed, best: null });
+    dv.show({ stacks: s.stacks, last_move: null, removed: s.removed });
     untint();
     var last = s.last_move;
     if (last && last.to) { tint(last.from, "rv-last-from"); tint(last.to, "rv-last-to"); }
