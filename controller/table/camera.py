@@ -69,6 +69,11 @@ class CameraEvidence:
         self._odd = 0  # watched cells that read another top while the hand was there
         self._hid = 0  # the cells the hand hid
         self._touched = 0  # the stacks seen moved before the hand came
+        self._was_touched = 0  # the camera's moved stacks at the last reading
+        self._fresh = 0  # stacks seen moved since the last commit (and not covered since)
+        #: Whether the board differs from the committed game by the prompted move's source
+        #: alone (set by the controller with the prompt): no other action happened since.
+        self.alone = False
         self.answer = 0  # where a hand said the action not committed yet landed
         #: per cell, since when it reads other than empty ('?' too) without a break; for a
         #: top read after the hand over it had left (a piece read late), since that hand came
@@ -129,8 +134,23 @@ class CameraEvidence:
                 filled[c] = _INF
             elif filled[c] == _INF:
                 filled[c] = min(t, hand[c]) if ch != "?" else t
+        self._fresh = (self._fresh | (touched & ~self._was_touched)) & touched
+        self._was_touched = touched
         if watch and not self._asked:
             self._asked = settled
+            # the stack set down a few millimetres off where it landed: when the camera saw
+            # exactly one of the blinking cells moved since the last commit, the stack landed
+            # there, and no gesture is needed (simulated answers that come early, late or never:
+            # the landing itself says where; outside camera game 11's E1)
+            # (and only where no other standing stack moved meanwhile, a blinking cell the
+            # hand shook and the true landing read wrong: outside game 11's E4; and where the
+            # board shows that move alone: the landing of a later action is no answer, simulated
+            # camera session 118's D1D2 for G3H4)
+            landed = watch & self._fresh
+            standing = self._fresh & ~watch & ~sum(
+                1 << c for c, ch in enumerate(board) if ch == ".")
+            if self.alone and landed and not landed & (landed - 1) and not standing:
+                self.answer |= landed
         if not self._held:
             if not watch & _near(hidden):
                 return
@@ -199,6 +219,7 @@ class CameraEvidence:
         """An action was committed or taken back: the answer was about the one before."""
         self.answer = 0
         self._asked = ""
+        self._fresh = 0
         self._held.clear()
         self._under = self._odd = self._hid = 0
         self._hand = [_INF] * NUM_CELLS

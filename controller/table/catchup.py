@@ -48,6 +48,8 @@ class Limits:
 
 #: In the placing phase, how many placements past ``Limits.depth`` one search may explain.
 PLACING_BEHIND = 5
+#: While a prompt is unanswered, how many actions past ``Limits.depth`` (and ``extra``).
+UNANSWERED_BEHIND = 4
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ class Hypothesis:
     which kept its colour, and Black's next move followed). ``ordered`` is False when the
     sequence disagrees with the order in which cells were seen to empty (a later move's
     source, or a stack cut off and taken away, seen empty before the source of the move that
-    made it possible)."""
+    made it possible), both as seen and as far as a flickering cell may have hidden it."""
 
     back: int
     moves: tuple[Move, ...]
@@ -70,8 +72,8 @@ class Hypothesis:
     key: tuple[int, int, int, int]
     certain: bool
     ordered: bool = True
-    #: seconds by which the sequence runs against that order at the most, as far as a
-    #: flickering cell may have hidden it (``search``'s ``loose``; 0: ordered)
+    #: seconds by which the sequence runs against that order at the most (the less of the
+    #: order as seen and as ``search``'s ``loose`` has it; 0: ordered)
     disorder: float = 0.0
 
     @property
@@ -196,9 +198,12 @@ class _Search:
                     changed |= 1 << c
             certain = not changed or self._proven(changed)
         key = (self.g.zobrist, self.g.ply, rm, hash(tuple(self.cut)))
-        ordered = self._disorder(lifted, self.since) == 0
-        self.out.append(Hypothesis(self.back, tuple(self.moves), lifted, key, certain, ordered,
-                                   0.0 if ordered else self._disorder(lifted, self.loose)))
+        # in order as seen, or as far as a flickering cell may have hidden it (simulated
+        # camera session 118: E3 read its old top 1 s after it emptied, while the stacks its
+        # move cut off were taken away; the longer ordered explanation was wrong)
+        disorder = min(self._disorder(lifted, self.since), self._disorder(lifted, self.loose))
+        self.out.append(Hypothesis(self.back, tuple(self.moves), lifted, key, certain,
+                                   disorder == 0, disorder))
 
     def _proven(self, changed: int) -> bool:
         """Whether the last move acting on a ``changed`` cell (or cutting one off) is followed
@@ -330,9 +335,9 @@ class _Search:
         if cut:  # rare: read the cut-off stacks before the move, then play it again
             src = move.source
             assert src is not None
-            since = self.since
-            if self.strict and since is not None and any(
-                    since[c] < since[src] for c in iter_cells(cut & self.r.empty)):
+            since, loose = self.since, self.loose
+            if self.strict and since is not None and loose is not None and any(
+                    since[c] < loose[src] for c in iter_cells(cut & self.r.empty)):
                 g.pop()  # a stack it cuts off was seen gone before its source emptied
                 return
             g.pop()
@@ -352,9 +357,9 @@ class _Search:
         self.moves.extend([PASS] * passes)
         ordered = (self.since is not None and move.source is not None
                    and bool((self.r.empty >> move.source) & 1))
-        if ordered:
-            assert self.since is not None and move.source is not None
-            self.order.append(self.since[move.source])
+        if ordered:  # (the next source no sooner than this one, as seen or as flickered)
+            assert self.loose is not None and move.source is not None
+            self.order.append(self.loose[move.source])
         self.forward(after, depth - 1)
         if ordered:
             self.order.pop()
@@ -443,6 +448,10 @@ def search(
         # C5 B4 B3 A3 committed without it)
         deep = min(_popcount(behind), limits.depth + PLACING_BEHIND)
         limits = replace(limits, depth=max(limits.depth, deep))
+    elif extra > 0:
+        # a prompt unanswered: the players go on, and the later actions decide where the
+        # stack went (the one that fits them all), however many they are by then
+        limits = replace(limits, depth=limits.depth + UNANSWERED_BEHIND)
     s = _Search(game, removals or {}, history, reading, limits, hidden, first,
                 nodes, since, unseen, loose)
     best: list[Hypothesis] = []

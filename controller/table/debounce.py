@@ -31,6 +31,9 @@ STEADY = 0.5
 FLICKER = 3.0
 #: A source streams once this many gaps in a row between its readings were at most ``noise``.
 STREAK = 3
+#: A streaming source silent this long was blind (a blackout, a Pi rebooting): whole actions
+#: may have happened unseen.
+BLIND = 1.5
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,8 @@ class Debouncer:
         self._deadline: float | None = None  # cached earliest deadline of any cell
         self._deadline_ok = False
         self._last: float | None = None  # when the latest reading came
+        #: when the latest reading after a blind spell came (see ``BLIND``)
+        self.blind_at = float("-inf")
         self._streak = 0  # consecutive gaps between readings of at most ``noise``
 
     @property
@@ -239,6 +244,8 @@ class Debouncer:
         if self._last is not None and t - self._last <= self.timing.noise + 1e-9:
             self._streak += 1
         else:
+            if self._last is not None and self._streak >= STREAK and t - self._last > BLIND:
+                self.blind_at = t
             self._streak = 0
         self._last = t
 

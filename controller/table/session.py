@@ -1,12 +1,10 @@
 """TableController: the game on the table, driven by sensor events, guiding with a BoardView.
 
-It debounces snapshots, asks the catch-up search (:mod:`controller.table.catchup`) which short
-action sequences explain the stable readings (cells a hand still covers count as unreadable),
-commits what every explanation agrees on to the engine and the journal (durably, before the
-next turn is shown), passes forced passes, takes back what only a take-back explains, lights
-what tells the remaining explanations apart, and keeps the state the BoardView is built from
-(:mod:`controller.table.guide`). Time comes only from the events.
-"""
+It debounces snapshots, asks the catch-up search (:mod:`controller.table.catchup`) which action
+sequences explain the stable readings (cells a hand covers are unreadable), commits what all
+agree on to the engine and the journal (durably, before the next turn shows), passes forced
+passes, takes back what only a take-back explains, lights what tells the rest apart, and keeps
+the state of the BoardView (:mod:`controller.table.guide`). Time comes only from the events."""
 
 from __future__ import annotations
 
@@ -30,8 +28,7 @@ from engine.geometry import iter_cells
 from engine.move import PASS, Move
 from hardware.events import ButtonEvent, SensorEvent, SnapshotEvent, StatusEvent
 
-_INF = float("inf")
-_MAX_CHAIN = 100
+_INF, _MAX_CHAIN = float("inf"), 100
 #: A cell unreadable for longer than this (seconds) is misread, not under a passing hand.
 HAND_PATIENCE = 3.0
 
@@ -73,7 +70,7 @@ class TableController:
         #: the next reading (even the same) is explained again: the budget ran out after
         #: something was committed (each reading's work stays bounded), or a hand holds a commit
         self._resume = False
-        self._t = 0.0  # the time of the stable snapshot being explained
+        self._t = self._acted = 0.0  # the stable snapshot explained; the last action's
         self._cut = False  # a search of this inference pass was cut by its node bound
         self.exhausted = 0  # answers whose node budget ran out (for benchmarks)
         self.caught_up: list[int] = []  # plies committed at once by one catch-up
@@ -249,9 +246,10 @@ class TableController:
 
     @property
     def _slack(self) -> int:
-        """While a prompt is unanswered the next player may act: a cut-off stack taken away
-        then reads like that player's lift, so one action more still counts."""
-        return 1 if self.explanation.kind == LIFTED and self.explanation.choice else 0
+        """While a prompt is unanswered the next player may act, and in a blind spell whole
+        actions may pass unseen (camera session 320): one action more counts (never a guess)."""
+        e = self.explanation
+        return 1 if e.kind == LIFTED and e.choice or self.debouncer.blind_at > self._acted else 0
 
     def _run(self, snap: str, hidden: int, first: int | None, unseen: bool) -> Result:
         result = search(self.game, snap, removals=self.removals, history=self._history,
@@ -439,6 +437,7 @@ class TableController:
                 self._choice_empty = empty_mask(self.stable or "") & ~up
                 self.gesture = up
             self._watch = 0 if d.by_source else choice  # where the first action landed
+            self.sight.alone = d.source is not None and diff == 1 << d.source
             self._set(Explanation(LIFTED, source=d.source, candidates=candidates, choice=choice,
                                   by_source=d.by_source and bool(choice)))
             if self.suggested is not None and not (choice >> self.suggested) & 1:
@@ -474,6 +473,7 @@ class TableController:
         self._history.append(dict(self.removals))
         removed = self.game.push(move)
         self.sight.committed()  # a hand's answer was about this action
+        self._acted = self._t
         self._watch = 0
         for c in range(49):
             if (removed >> c) & 1:  # a target cut off shows the moved stack's top

@@ -101,14 +101,14 @@ def popcount(mask: int) -> int:
 def replay_from(path: Path, colours: bool = False) -> tuple[TableController, list[str], list[str]]:
     """Replay a log (hall unless ``colours``) that starts from a position: its first line
     names the position (``position``) and the true actions after it (``then``), the rest are
-    readings and buttons. Returns the controller (every pending change settled), position
-    and then."""
+    readings (with the stacks a camera saw moved, ``touched``) and buttons. Returns the
+    controller (every pending change settled), position and then."""
     lines = path.read_text().splitlines()
     head = json.loads(lines[0])
     ctl = TableController(game=Game.from_moves(head["position"]), colours=colours)
     for line in lines[1:]:
         e = json.loads(line)
         ctl.handle(ButtonEvent(e["t"], e["button"]) if "button" in e
-                   else SnapshotEvent(e["t"], e["cells"]))
+                   else SnapshotEvent(e["t"], e["cells"], touched=e.get("touched", 0)))
     ctl.settle()
     return ctl, head["position"], head["then"]

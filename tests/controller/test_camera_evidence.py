@@ -362,3 +362,44 @@ def test_a_vacated_cell_that_flickers_emptied_when_it_first_read_empty() -> None
             cam.frames(landed if i % 2 else at(landed, g5, "w"), 0.2)
     cam.frames(board(after, True), 2.0)
     assert cam.ctl.actions == [*record, *then]
+
+
+def test_the_landing_seen_moved_answers_the_prompt_as_it_begins() -> None:
+    """A stack set down lands a few millimetres off: when exactly one of the blinking cells
+    came out from under the hand moved since the last commit (and no other standing stack
+    did), the stack landed there, with no gesture (players who answer early, late or never)."""
+    watch = (1 << 10) | (1 << 11)
+    board = "w" * 30 + "." + "w" * 18  # cell 30: the source, now empty
+    ev = CameraEvidence()
+    ev.alone = True  # the board shows the prompted move alone
+    ev.observe(0, 0, 0, 0.0, board, board)
+    ev.observe(0, 0, (1 << 11) | (1 << 30), 0.2, board, board)  # the hand left: 11 moved
+    ev.observe(watch, 0, (1 << 11) | (1 << 30), 0.8, board, board)  # the prompt begins
+    assert ev.answer == 1 << 11
+    # another standing stack moved too (a shaken neighbour, a landing read wrong): no answer
+    ev = CameraEvidence()
+    ev.alone = True  # the board shows the prompted move alone
+    ev.observe(0, 0, 0, 0.0, board, board)
+    ev.observe(0, 0, (1 << 11) | (1 << 5), 0.2, board, board)
+    ev.observe(watch, 0, (1 << 11) | (1 << 5), 0.8, board, board)
+    assert ev.answer == 0
+    # both blinking cells moved: the board cannot tell
+    ev = CameraEvidence()
+    ev.alone = True  # the board shows the prompted move alone
+    ev.observe(0, 0, 0, 0.0, board, board)
+    ev.observe(0, 0, watch, 0.2, board, board)
+    ev.observe(watch, 0, watch, 0.8, board, board)
+    assert ev.answer == 0
+    # moved before the last commit: that was the action before
+    ev = CameraEvidence()
+    ev.alone = True  # the board shows the prompted move alone
+    ev.observe(0, 0, 1 << 11, 0.2, board, board)
+    ev.committed()
+    ev.observe(watch, 0, 1 << 11, 0.8, board, board)
+    assert ev.answer == 0
+    # the board shows more than the prompted move (a later action): its landing is no answer
+    ev = CameraEvidence()
+    ev.observe(0, 0, 0, 0.0, board, board)
+    ev.observe(0, 0, (1 << 11) | (1 << 30), 0.2, board, board)
+    ev.observe(watch, 0, (1 << 11) | (1 << 30), 0.8, board, board)
+    assert ev.answer == 0

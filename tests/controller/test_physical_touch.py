@@ -10,7 +10,7 @@ from hardware.events import SnapshotEvent
 
 
 def test_stacks_set_down_under_a_hand_are_reported_touched_until_covered_again() -> None:
-    session = generate(3, "camera", Meanness(noise=0.0))  # (noise may read '?' anywhere)
+    session = generate(0, "camera", Meanness(noise=0.0))  # (noise may read '?' anywhere)
     snaps = [e for e in session.events if isinstance(e, SnapshotEvent)]
     assert session.stats["hidden_gesture"] > 0 and session.stats["touch_missed"] > 0
     assert any(e.touched for e in snaps)
