@@ -12,7 +12,8 @@ setup(
         Extension(
             "engine._dvonncore",
             sources=["engine/_dvonncore.c"],
-            depends=["engine/_dvonnboard.h", "engine/_dvonnsearch.h"],
+            depends=["engine/_dvonnboard.h", "engine/_dvonneval.h", "engine/_dvonnsearch.h",
+                     "engine/_dvonnshared.h", "engine/_dvonnsmp.h"],
             extra_compile_args=["-O2", "-std=c99"],
             optional=True,
         )

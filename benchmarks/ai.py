@@ -4,6 +4,12 @@ Prints plain ``name: value`` lines and match totals (recorded in benchmarks/RESU
 
     python benchmarks/ai.py speed                 # nodes/s and depth in 1 s, RULES.md position,
                                                   # compiled core and pure Python
+    python benchmarks/ai.py speed --backends compiled --threads 1,2
+                                                  # the same on 1 and 2 search threads
+    python benchmarks/ai.py threads --games 20 --threads 2 --game-time 5
+                                                  # engine --threads 2 vs --threads 1, equal time
+    python benchmarks/ai.py threads --cpu-clock ...   # the same in this process, each engine's
+                                                  # clock its search thread's CPU time
     python benchmarks/ai.py strength --games 40   # ai at 0.2 s a move vs greedy and random
     python benchmarks/ai.py levels --games 10     # each level vs greedy and random
     DVONN_PRIMADVONNA=/path/to/player python benchmarks/ai.py primadvonna --games 10 \
@@ -41,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from controller.cli.ai import run_match, wilson  # noqa: E402
 from controller.players.player import ExternalPlayer, PlayerError  # noqa: E402
 from engine import accel  # noqa: E402
-from engine.ai import LEVELS, dvonn_placement  # noqa: E402
+from engine.ai import LEVELS, Engine, dvonn_placement  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.perft import perft  # noqa: E402
 from engine.search import Limits, Searcher  # noqa: E402
@@ -52,31 +58,42 @@ RULES_PLACEMENT = (
 ).split()
 
 
-def bench_speed(seconds: float, backends: Sequence[str]) -> None:
+def bench_speed(seconds: float, backends: Sequence[str], threads: Sequence[int] = (1,),
+                cpu_clock: bool = False) -> None:
     """Nodes/s and depth in ``seconds`` on the RULES.md position, for each backend (the
-    compiled core and pure Python give the same nodes for the same search; only time differs)."""
+    compiled core and pure Python give the same nodes for the same search; only time differs)
+    and each number of search threads (the compiled core's lazy SMP; nodes of all threads).
+    ``cpu_clock``: the time budget is the searching thread's CPU time (as bench_threads)."""
     game = Game.from_moves(RULES_PLACEMENT)
-    for backend in backends:
+    clock = time.thread_time if cpu_clock else time.monotonic
+    for backend, n in ((b, n) for b in backends for n in threads):
         compiled = backend == "compiled"
         if compiled and accel.BUILT is None:
             print(f"[compiled] not built: {accel.WHY}", flush=True)
             continue
-        searcher = Searcher(accelerated=compiled)
+        if n > 1 and not compiled:
+            continue  # the pure-Python engine searches on one thread
+        name = backend if n == 1 else f"{backend}, {n} threads"
+        searcher = Searcher(accelerated=compiled, threads=n, clock=clock)
         start = time.perf_counter()
         result = searcher.search(game, Limits(time=seconds))
         wall = time.perf_counter() - start
-        print(f"[{backend}] search {seconds:g} s on the RULES.md position: depth {result.depth}, "
-              f"{result.nodes:,} nodes in {wall:.3f} s = {result.nodes / wall:,.0f} nodes/s, "
+        cpu = f" ({result.elapsed:.3f} s CPU of the main thread)" if cpu_clock else ""
+        print(f"[{name}] search {seconds:g} s on the RULES.md position: depth {result.depth}, "
+              f"{result.nodes:,} nodes in {wall:.3f} s{cpu} = {result.nodes / wall:,.0f} nodes/s, "
               f"best {result.move} ({result.pieces:+.2f} pieces), pv "
               + " ".join(str(m) for m in result.pv), flush=True)
-        for depth in (2, 3, 4, 5, 6) if compiled else (2, 3, 4):
-            s = Searcher(accelerated=compiled)
+        for depth in (2, 3, 4, 5, 6, 7, 8, 9) if compiled else (2, 3, 4):
+            s = Searcher(accelerated=compiled, threads=n)
             start = time.perf_counter()
             r = s.search(game, Limits(depth=depth))
             wall = time.perf_counter() - start
-            print(f"[{backend}] fixed depth {depth}: {r.nodes:,} nodes in {wall:.3f} s "
+            main = f", main thread {s.nodes:,}" if n > 1 else ""
+            print(f"[{name}] fixed depth {depth}: {r.nodes:,} nodes{main} in {wall:.3f} s "
                   f"({r.nodes / wall:,.0f} nodes/s), best {r.move} ({r.pieces:+.2f})",
                   flush=True)
+        if n > 1:
+            continue
         start = time.perf_counter()
         count = (accel.BUILT.perft(accel.position(game), 4) if compiled and accel.BUILT
                  else perft(game, 3))
@@ -163,6 +180,61 @@ def bench_program(command: str, name: str, games: int, odds: Sequence[float], se
         print(f"  ({time.perf_counter() - start:.0f} s)", flush=True)
 
 
+def bench_threads(games: int, threads: int, game_time: float, seed: int,
+                  cpu_clock: bool = False) -> None:
+    """``dvonn-board engine --threads N`` against ``--threads 1`` at the same game time, each
+    in its own process as an arbiter runs them, colours alternating, fresh seeds each game.
+    The N-thread engine needs N free cores (play one game at a time on a small machine).
+    ``cpu_clock``: both engines in this process, each timed by the CPU time of the thread that
+    searches (``time.thread_time``): on a busy machine, where the helpers take the main
+    thread's share of the cores, that is the wall time they would have on free cores."""
+    if cpu_clock:
+        _threads_on_cpu_clock(games, threads, game_time, seed)
+        return
+    engine = shlex.join([sys.executable, "-m", "controller.cli", "engine"])
+    print(f"# our search: {accel.backend()} ({accel.WHY}); {os.cpu_count()} cores, load "
+          f"{os.getloadavg()[0]:.2f}", flush=True)
+    many = f"cmd:{engine} --game-time {game_time:g} --threads {threads} --seed {{seed}} --quiet"
+    one = f"cmd:{engine} --game-time {game_time:g} --threads 1 --seed {{seed}} --quiet"
+    print(f"# engine --threads {threads} vs --threads 1, {game_time:g} s a game each, "
+          f"{games} games", flush=True)
+    start = time.perf_counter()
+    run_match(many, one, games=games, game_time=game_time, seed=seed,
+              out=cast(TextIO, _Named({many: f"threads-{threads}", one: "threads-1"})))
+    print(f"  ({time.perf_counter() - start:.0f} s; load now {os.getloadavg()[0]:.2f})",
+          flush=True)
+
+
+def _threads_on_cpu_clock(games: int, threads: int, game_time: float, seed: int) -> None:
+    print(f"# engine threads {threads} vs 1, {game_time:g} s a game each of the searching "
+          f"thread's CPU time, {games} games; {os.cpu_count()} cores, load "
+          f"{os.getloadavg()[0]:.2f}", flush=True)
+    score = 0.0
+    margin = 0
+    start = time.perf_counter()
+    for k in range(games):
+        white = k % 2 == 0  # the engine on threads plays White in the odd games
+        many = Engine(seed=seed + k, game_time=game_time, clock=time.thread_time,
+                      threads=threads)
+        one = Engine(seed=seed + k + 7919, game_time=game_time, clock=time.thread_time)
+        game = Game()
+        while not game.is_over():
+            engine = many if (game.turn == "w") == white else one
+            game.push(engine.choose(game))
+        w, b = game.score()
+        mine, theirs = (w, b) if white else (b, w)
+        score += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+        margin += mine - theirs
+        print(f"game {k + 1}: threads-{threads} ({'White' if white else 'Black'}) {mine} - "
+              f"{theirs} threads-1; CPU s {many.time.used:.2f} / {one.time.used:.2f}",
+              flush=True)
+    low, high = wilson(score, games)
+    print(f"total: threads-{threads} {score:g}/{games} = {100 * score / games:.1f} % (95 % CI "
+          f"{100 * low:.1f}-{100 * high:.1f} %), mean margin {margin / games:+.1f} "
+          f"({time.perf_counter() - start:.0f} s; load now {os.getloadavg()[0]:.2f})",
+          flush=True)
+
+
 def bench_primadvonna(binary: str, games: int, odds: Sequence[float], seed: int,
                       game_time: float) -> None:
     bench_program(f"{shlex.quote(binary)} --time={{time}} --seed={{seed}}", "PrimaDvonna",
@@ -218,13 +290,17 @@ def bench_depth(binary: str, games: int, depths: Sequence[int], seed: int) -> No
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("part", choices=("speed", "strength", "levels", "primadvonna", "depth",
-                                         "program"))
+                                         "program", "threads"))
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=1.0, help="speed: search time")
     parser.add_argument("--backends", default="compiled,python",
                         help="speed: compiled and/or python (the others use the default: the "
                         "compiled core when built, unless DVONN_ENGINE=python)")
+    parser.add_argument("--threads", default="1",
+                        help="speed: thread counts (1,2); threads: the one against 1 (2)")
+    parser.add_argument("--cpu-clock", action="store_true",
+                        help="threads, speed: timed by the searching thread's CPU time")
     parser.add_argument("--move-time", type=float, default=0.2, help="strength: s a move")
     parser.add_argument("--levels", default="1,2,3,4,5,6", help="levels: which")
     parser.add_argument("--odds", default="1", help="primadvonna, program: our time factors")
@@ -238,7 +314,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     odds = [float(x) for x in args.odds.split(",")]
     if args.part == "speed":
-        bench_speed(args.seconds, args.backends.split(","))
+        bench_speed(args.seconds, args.backends.split(","),
+                    [int(x) for x in args.threads.split(",")], args.cpu_clock)
+    elif args.part == "threads":
+        bench_threads(args.games, max(2, int(args.threads.split(",")[-1])), args.game_time,
+                      args.seed, args.cpu_clock)
     elif args.part == "strength":
         bench_strength(args.games, args.move_time, args.seed)
     elif args.part == "levels":

@@ -12,9 +12,10 @@ share) fitted by logistic regression (Newton) on the games whose index is not a 
 log-loss on the rest (held out). Prints the fitted weights scaled to W_STACK = 100.
 
 ``selfplay``: setting A against setting B (weights W_STACK,W_MOVE,W_LIFE,W_ENEMY,MAT_EARLY,
-MAT_LATE; late-move reductions), both in this process at a node budget a move (the same on
-any machine), each opening seed played with both colours. Weights are loaded into both
-engines (engine.evaluate and the compiled core) before each move.
+MAT_LATE of the hand-set evaluation, with evaluate.HAND's placing; late-move reductions), both
+in this process at a node budget a move (the same on any machine), each opening seed played
+with both colours. Weights are loaded into both engines (engine.evaluate and the compiled
+core) before each move. benchmarks/learn.py plays the learned evaluation against HAND.
 """
 
 from __future__ import annotations
@@ -130,11 +131,18 @@ def texel(folder: Path) -> None:
 def selfplay(a: Sequence[int], b: Sequence[int], lmr_a: int, lmr_b: int, games: int,
              nodes: int, seed: int) -> None:
     def load(weights: Sequence[int]) -> None:
-        for name, value in zip(NAMES, weights, strict=False):
-            setattr(ev, name, value)
+        # As the hand-set features' weights (engine/evaluate.py): material by the height
+        # feature (64 a piece), MAT_EARLY on a full board, MAT_LATE on an empty one.
+        w = list(weights) + [0] * (len(NAMES) - len(weights))
+        moving = [v * ev.POSITION for v in w[:4]] + [0] * (ev.NM - 4)
+        full, empty = list(moving), list(moving)
+        full[4], empty[4] = 100 * w[4], 100 * w[5]
+        hand = ev.HAND
+        ev.use((ev.SCALE, tuple(full), tuple(empty), hand[3], hand[4], hand[5]))
         if accel.BUILT is not None:
             accel.init(accel.BUILT)
 
+    before = ev.WEIGHTS
     score, margin = 0.0, 0
     for k in range(games):
         game_seed = seed + k // 2
@@ -152,14 +160,16 @@ def selfplay(a: Sequence[int], b: Sequence[int], lmr_a: int, lmr_b: int, games: 
         mine, theirs = (w, bl) if a_white else (bl, w)
         score += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
         margin += mine - theirs
-    load(DEFAULT)
+    ev.use(before)
+    if accel.BUILT is not None:
+        accel.init(accel.BUILT)
     low, high = wilson(score, games)
     print(f"A {list(a)} lmr {lmr_a} vs B {list(b)} lmr {lmr_b}, {nodes} nodes a move: "
           f"{score:g}/{games} = {100 * score / games:.1f} % (95 % CI {100 * low:.1f}-"
           f"{100 * high:.1f} %), mean margin {margin / games:+.2f}", flush=True)
 
 
-DEFAULT = tuple(getattr(ev, name) for name in NAMES)
+DEFAULT = (ev.W_STACK, ev.W_MOVE, ev.W_LIFE, ev.W_ENEMY, 0, 0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

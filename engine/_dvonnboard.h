@@ -1,6 +1,7 @@
 /* engine/_dvonnboard.h: the board of the compiled core (included by _dvonncore.c only):
  * tables loaded from Python, the position, make/unmake, move generation, perft and the
- * evaluation. Each function mirrors its namesake in engine/game.py or engine/evaluate.py.
+ * evaluation (in _dvonneval.h). Each function mirrors its namesake in engine/game.py or
+ * engine/evaluate.py.
  */
 #ifndef DVONN_BOARD_H
 #define DVONN_BOARD_H
@@ -33,9 +34,6 @@ static uint8_t NNEIGH[NC];
 static int8_t RING[NC][6];
 static uint64_t INTERIOR, EDGE;
 static uint8_t DIST[NC][NC];
-/* W_STACK, W_MOVE, W_LIFE, W_ENEMY, POSITION, SCALE, MAT_EARLY, MAT_LATE (engine/evaluate.py) */
-#define NWEIGHTS 8
-static int64_t W[NWEIGHTS];
 static int ready = 0;
 
 typedef struct {
@@ -227,131 +225,7 @@ static int64_t perft(Pos *s, int depth) {
     return total;
 }
 
-/* ------------------------------------------------------------------ evaluation */
-static int64_t terminal_value(const Pos *s) {
-    int64_t w = 0, b = 0;
-    uint64_t m = s->white;
-    while (m) { w += s->h[lowcell(m)]; m &= m - 1; }
-    m = s->black;
-    while (m) { b += s->h[lowcell(m)]; m &= m - 1; }
-    int64_t diff = is_black_to_act(s) ? b - w : w - b;
-    if (diff > 0) return WIN + 100 * diff;
-    if (diff < 0) return -WIN + 100 * diff;
-    return 0;
-}
-
-static int same_single(const Pos *s, int c, int piece) {
-    return s->h[c] == 1 && s->p[c][0] == piece;
-}
-
-static int64_t placing_value(const Pos *s) {
-    int reds[NC], nr = 0;
-    uint64_t m = s->red;
-    while (m) { reds[nr++] = lowcell(m); m &= m - 1; }
-    if (!nr) return 0;
-    int64_t score[2] = {0, 0};
-    int edges[2] = {0, 0};
-    m = s->white | s->black;
-    while (m) {
-        int c = lowcell(m);
-        m &= m - 1;
-        int side = same_single(s, c, PW) ? 0 : 1;
-        int piece = s->p[c][s->h[c] - 1];
-        int near = 9, total = 0;
-        for (int i = 0; i < nr; i++) {
-            int d = DIST[c][reds[i]];
-            total += d;
-            if (d < near) near = d;
-        }
-        int64_t v = -(int64_t)total * 10;
-        if (near == 1) v += 100;
-        else if (near == 2) v += 50;
-        if ((EDGE >> c) & 1) edges[side]++;
-        int foreign = 0;
-        for (int k = 0; k < NNEIGH[c]; k++) {
-            int n = NEIGH[c][k];
-            /* stacks[n] != stacks[c]: in the placing phase every stack is one piece */
-            if (!(s->h[c] == 1 && same_single(s, n, piece))) foreign++;
-        }
-        if (foreign < 2) v -= 50 * (2 - foreign);
-        score[side] += v;
-    }
-    if (edges[1] - edges[0] > 3) score[0] -= 10 * (edges[1] - edges[0] - 3);
-    if (edges[0] - edges[1] > 3) score[1] -= 10 * (edges[0] - edges[1] - 3);
-    int64_t value = floordiv(score[0] - score[1], 4);
-    return is_black_to_act(s) ? -value : value;
-}
-
-/* field_values() of evaluate.py: a small cache by DVONN mask (it rarely changes) */
-typedef struct {
-    uint64_t red;
-    int fv[NC];
-    int used;
-} Field;
-static Field FIELDS[64];
-
-static const Field *field_values(uint64_t red) {
-    Field *f = &FIELDS[(red * 0x9E3779B97F4A7C15ULL) >> 58];
-    if (f->used && f->red == red) return f;
-    int reds[NC], nr = 0;
-    uint64_t m = red;
-    while (m) { reds[nr++] = lowcell(m); m &= m - 1; }
-    for (int c = 0; c < NC; c++) {
-        int v = 64;
-        for (int i = 0; i < nr; i++) {
-            int d = DIST[c][reds[i]];
-            if (d < 4) v += 64 >> (2 * d);
-        }
-        f->fv[c] = v;
-    }
-    f->red = red;
-    f->used = 1;
-    return f;
-}
-
-static int64_t moving_value(const Pos *s, int *over_out) {
-    int over = 1;
-    uint64_t occ = s->occ, white = s->white, black = s->black, red = s->red;
-    const Field *field = field_values(red);
-    const int *fv = field->fv;
-    int64_t raw = 0, material = 0;
-    for (int c = 0; c < NC; c++) {
-        int h = s->h[c];
-        if (!h) continue;
-        int top = s->p[c][h - 1];
-        if (top == PR) continue;
-        int64_t v = W[0] * fv[c];
-        if (h <= MAXH) {
-            uint64_t reach = TMASK[c * 11 + h] & occ;
-            if (reach) {
-                uint64_t enemy = top == PW ? black : white, rest = reach;
-                int64_t moves = 0, life = 0, hit = 0;
-                while (rest) {
-                    int t = lowcell(rest);
-                    rest &= rest - 1;
-                    moves += fv[t];
-                    if ((red >> t) & 1) life += fv[t];
-                    if ((enemy >> t) & 1) hit += fv[t];
-                }
-                v += W[1] * moves;
-                uint64_t nm = NMASK[c];
-                if ((occ & nm) != nm || !((INTERIOR >> c) & 1)) { /* it can move now */
-                    over = 0;
-                    v += W[2] * life + W[3] * hit;
-                }
-            }
-        }
-        if (top == PW) { raw += v; material += h; }
-        else { raw -= v; material -= h; }
-    }
-    int64_t raw_material = 0;
-    if (W[6] || W[7]) {
-        int64_t empty = NC - popc(occ);
-        raw_material = material * (W[6] + floordiv((W[7] - W[6]) * empty, NC));
-    }
-    int64_t value = floordiv(raw * W[4], W[5]) + raw_material;
-    *over_out = over;
-    return is_black_to_act(s) ? -value : value;
-}
+/* the evaluation (terminal_value, placing_value, moving_value): engine/_dvonneval.h */
+#include "_dvonneval.h"
 
 #endif /* DVONN_BOARD_H */

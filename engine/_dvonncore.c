@@ -18,6 +18,7 @@
 #include <string.h>
 #include "_dvonnboard.h"
 #include "_dvonnsearch.h"
+#include "_dvonnsmp.h"
 
 /* ------------------------------------------------------------------ Python glue */
 static int parse_pos(PyObject *obj, Pos *s) {
@@ -147,8 +148,8 @@ static PyObject *core_init(PyObject *self, PyObject *args) {
         if (W[i] == -1 && PyErr_Occurred()) { Py_DECREF(seq); return NULL; }
     }
     Py_DECREF(seq);
-    if (W[5] <= 0) {
-        PyErr_SetString(PyExc_ValueError, "weights: SCALE must be > 0");
+    if (DEN_M <= 0 || DEN_P <= 0) {
+        PyErr_SetString(PyExc_ValueError, "weights: MOVING_DEN and PLACING_DEN must be > 0");
         return NULL;
     }
     Z_BLACK = zb;
@@ -190,6 +191,20 @@ static PyObject *py_evaluate(PyObject *self, PyObject *pos) {
     int over = 0;
     int64_t v = s.ply < PLACEMENTS ? placing_value(&s) : moving_value(&s, &over);
     return Py_BuildValue("(LO)", (long long)v, over ? Py_True : Py_False);
+}
+
+/* evaluate.placing_features / moving_features: (features, game over) */
+static PyObject *py_features(PyObject *self, PyObject *pos) {
+    Pos s;
+    if (parse_pos(pos, &s) < 0) return NULL;
+    int64_t f[NMF > NPF ? NMF : NPF];
+    int over = 0, n = NPF;
+    if (s.ply < PLACEMENTS) placing_features(&s, f);
+    else { over = moving_features(&s, f); n = NMF; }
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(out, i, PyLong_FromLongLong(f[i]));
+    return Py_BuildValue("(NO)", out, over ? Py_True : Py_False);
 }
 
 static PyObject *py_terminal(PyObject *self, PyObject *pos) {
@@ -242,6 +257,8 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     CoreObject *self = (CoreObject *)type->tp_alloc(type, 0);
     if (!self) return NULL;
     memset(&self->tt, 0, sizeof(Map));
+    self->stt = NULL;
+    self->smp = 0;
     memset(self->history, 0, sizeof(self->history));
     for (int i = 0; i < MAX_DEPTH + 2; i++) self->killers[i][0] = self->killers[i][1] = NONE_MOVE;
     return (PyObject *)self;
@@ -249,11 +266,13 @@ static PyObject *Core_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
 
 static void Core_dealloc(CoreObject *self) {
     map_clear(&self->tt);
+    stt_free(self->stt);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static PyObject *Core_reset(CoreObject *self, PyObject *unused) {
     map_clear(&self->tt);
+    stt_clear(self->stt);
     memset(self->history, 0, sizeof(self->history));
     Py_RETURN_NONE;
 }
@@ -270,12 +289,19 @@ static PyObject *Core_tt_len(CoreObject *self, PyObject *unused) {
 static PyObject *Core_new_search(CoreObject *self, PyObject *unused) {
     for (int i = 0; i < MAX_DEPTH + 2; i++) self->killers[i][0] = self->killers[i][1] = NONE_MOVE;
     for (int i = 0; i < NC * NC; i++) self->history[i] >>= 2;
+    if (self->stt) self->stt->age = (self->stt->age + 1) & 63;
     Py_RETURN_NONE;
 }
 
 static PyObject *Core_tt_get(CoreObject *self, PyObject *arg) {
     uint64_t key = PyLong_AsUnsignedLongLong(arg);
     if (key == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+    if (self->smp) {
+        int depth, flag, move;
+        int64_t value;
+        if (!stt_probe(self->stt, key, &depth, &flag, &value, &move)) Py_RETURN_NONE;
+        return Py_BuildValue("(iiLi)", depth, flag, (long long)value, move);
+    }
     Entry *e = map_find(&self->tt, key);
     if (!e) Py_RETURN_NONE;
     return Py_BuildValue("(iiLi)", (int)e->depth, (int)e->flag, (long long)e->value, e->move);
@@ -290,14 +316,21 @@ static PyObject *Core_history(CoreObject *self, PyObject *unused) {
 
 /* root(pos, moves, depth, (node_limit, check_at, check_every, deadline, last_check, clock,
  *      use_tt, use_pvs, use_ordering, noise, salt, max_entries, lmr, lmr2, lmr2_depth,
- *      null_r, null_depth, null_min_stacks, null_min_moves), nodes)
- * -> (stopped, best, best_move, [(move, value), ...], nodes, check_at, last_check)
- * One iteration of Searcher._root. */
+ *      null_r, null_depth, null_min_stacks, null_min_moves), nodes, threads=1,
+ *      native_clock=False)
+ * -> (stopped, best, best_move, [(move, value), ...], nodes, check_at, last_check,
+ *     helper_nodes)
+ * One iteration of Searcher._root; on threads > 1 lazy SMP (_dvonnsmp.h), native_clock
+ * saying the clock is time.monotonic. */
 static PyObject *Core_root(CoreObject *self, PyObject *args) {
     PyObject *pos, *moves_obj, *params;
-    int depth;
+    int depth, threads = 1, native = 0;
     long long nodes;
-    if (!PyArg_ParseTuple(args, "OOiOL", &pos, &moves_obj, &depth, &params, &nodes)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOiOL|ip", &pos, &moves_obj, &depth, &params, &nodes,
+                          &threads, &native))
+        return NULL;
+    if (threads < 1) return PyErr_Format(PyExc_ValueError, "threads must be >= 1, got %d",
+                                         threads);
     Ctx x;
     memset(&x, 0, sizeof(Ctx));
     long long node_limit, check_at, check_every, noise, max_entries;
@@ -319,6 +352,8 @@ static PyObject *Core_root(CoreObject *self, PyObject *args) {
     x.max_entries = (size_t)max_entries;
     if (parse_pos(pos, &x.pos) < 0) return NULL;
     x.core = self;
+    x.history = self->history;
+    x.killers = self->killers;
     x.nodes = nodes;
     x.node_limit = node_limit;
     x.check_at = check_at;
@@ -343,60 +378,30 @@ static PyObject *Core_root(CoreObject *self, PyObject *args) {
         moves[i] = (int)code;
     }
     Py_DECREF(seq);
-    PyObject *scored = PyList_New(0);
+    int done[MAXMOVES], best_move, count;
+    int64_t values[MAXMOVES], best, helper_nodes = 0;
+    if (threads > 1) {
+        count = smp_root(&x, moves, (int)n, depth, threads, native, done, values, &best,
+                         &best_move, &helper_nodes);
+        if (count < 0) return NULL;
+    } else {
+        self->smp = 0;
+        count = root_search(&x, moves, (int)n, depth, done, values, &best, &best_move);
+    }
+    if (x.error) return NULL;
+    if (threads == 1 && !x.stop && x.use_tt
+        && tt_store(&x, zobrist(&x.pos), depth, EXACT, best, best_move) < 0)
+        return PyErr_NoMemory();
+    PyObject *scored = PyList_New(count);
     if (!scored) return NULL;
-    Pos *s = &x.pos;
-    uint64_t root_key = zobrist(s);
-    int64_t alpha = -INF, beta = INF, best = -INF;
-    int best_move = moves[0];
-    Undo u;
-    for (Py_ssize_t i = 0; i < n && !x.stop; i++) {
-        int m = moves[i];
-        int64_t value;
-        push(s, m, &u);
-        if (s->ply - 1 == LAST_PLACEMENT) {
-            value = negamax(&x, depth - 1, alpha, beta, 1, 1);
-            pop(s, &u);
-            if (x.stop) break;
-            best = value;
-            best_move = m;
-        } else {
-            if (i == 0 || !x.use_pvs) {
-                value = -negamax(&x, depth - 1, -beta, -alpha, 1, 1);
-            } else {
-                value = -negamax(&x, depth - 1, -alpha - 1, -alpha, 1, 1);
-                if (!x.stop && value > alpha) value = -negamax(&x, depth - 1, -beta, -alpha, 1, 1);
-            }
-            pop(s, &u);
-            if (x.stop) break;
-            if (value > best) {
-                best = value;
-                best_move = m;
-                if (value > alpha) alpha = value;
-            }
-        }
-        PyObject *item = Py_BuildValue("(iL)", m, (long long)value);
-        if (!item || PyList_Append(scored, item) < 0) {
-            Py_XDECREF(item);
-            Py_DECREF(scored);
-            return NULL;
-        }
-        Py_DECREF(item);
+    for (int i = 0; i < count; i++) {
+        PyObject *item = Py_BuildValue("(iL)", done[i], (long long)values[i]);
+        if (!item) { Py_DECREF(scored); return NULL; }
+        PyList_SET_ITEM(scored, i, item);
     }
-    if (x.error) {
-        Py_DECREF(scored);
-        return NULL;
-    }
-    if (!x.stop && x.use_tt) {
-        Entry *e = map_put(&self->tt, root_key, x.max_entries);
-        if (!e) { Py_DECREF(scored); return PyErr_NoMemory(); }
-        e->depth = (int16_t)depth;
-        e->flag = EXACT;
-        e->value = best;
-        e->move = best_move;
-    }
-    return Py_BuildValue("(OLiNLLd)", x.stop ? Py_True : Py_False, (long long)best, best_move,
-                         scored, (long long)x.nodes, (long long)x.check_at, x.last_check);
+    return Py_BuildValue("(OLiNLLdL)", x.stop ? Py_True : Py_False, (long long)best, best_move,
+                         scored, (long long)x.nodes, (long long)x.check_at, x.last_check,
+                         (long long)helper_nodes);
 }
 
 static PyMethodDef Core_methods[] = {
@@ -427,6 +432,7 @@ static PyMethodDef module_methods[] = {
     {"perft", py_perft, METH_VARARGS, "perft(pos, depth): leaves of the game tree."},
     {"legal_moves", py_legal, METH_O, "Legal move codes of a position, in engine order."},
     {"evaluate", py_evaluate, METH_O, "(static value, game over) for the side to act."},
+    {"features", py_features, METH_O, "(evaluation features, game over) for the position."},
     {"terminal_value", py_terminal, METH_O, "Exact value of a finished game."},
     {"zobrist", py_zobrist, METH_O, "The Zobrist hash of a position (side to act included)."},
     {"play", py_play, METH_VARARGS, "(stacks, zobrist) after legal move codes."},

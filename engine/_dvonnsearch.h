@@ -1,11 +1,16 @@
 /* engine/_dvonnsearch.h: the search of the compiled core (included by _dvonncore.c only):
  * the transposition table, the searcher's tables, move ordering and the
  * negamax of Searcher._negamax / _order in engine/search.py, node for node.
+ *
+ * On one thread (Ctx.smp NULL) it is that exact mirror. On several (lazy SMP, _dvonnsmp.h)
+ * the same negamax runs in each thread with its own position, killers and history, the
+ * threads sharing the lock-free table of _dvonnshared.h instead of the exact map.
  */
 #ifndef DVONN_SEARCH_H
 #define DVONN_SEARCH_H
 #include <Python.h>
 #include "_dvonnboard.h"
+#include "_dvonnshared.h"
 
 #define LMR_DEPTH 3 /* engine/search.py LMR_DEPTH */
 
@@ -85,10 +90,18 @@ typedef struct {
     Map tt;
     int64_t history[NC * NC];
     int killers[MAX_DEPTH + 2][2];
+    SharedTT *stt; /* the table of searches on several threads (made by the first one) */
+    int smp;       /* 1 when the last iteration ran on several threads: tt_get reads stt */
 } CoreObject;
+
+struct Smp;
 
 typedef struct {
     CoreObject *core;
+    int64_t *history;   /* core->history, or a helper thread's own copy */
+    int (*killers)[2];  /* likewise core->killers */
+    struct Smp *smp;    /* NULL: one thread, the exact mirror of the Python engine */
+    int helper;         /* 1 in a helper thread of a search on several threads */
     Pos pos;
     int64_t nodes, node_limit, check_at, check_every, noise;
     size_t max_entries;
@@ -103,8 +116,11 @@ typedef struct {
     int error;  /* a Python exception is set (clock failed, out of memory) */
 } Ctx;
 
+static int smp_check(Ctx *x); /* _dvonnsmp.h */
+
 static int check(Ctx *x) {
     if (x->nodes >= x->node_limit) return 1;
+    if (x->smp) return smp_check(x);
     /* Ctrl-C (and any other signal handler) gets through a long search */
     if (PyErr_CheckSignals() < 0) { x->error = 1; return 1; }
     PyObject *r = PyObject_CallNoArgs(x->clock);
@@ -143,7 +159,7 @@ static void order(Ctx *x, int *moves, int n, int tt_move, int ply) {
         return;
     }
     int k0 = NONE_MOVE, k1 = NONE_MOVE;
-    if (ply <= MAX_DEPTH) { k0 = x->core->killers[ply][0]; k1 = x->core->killers[ply][1]; }
+    if (ply <= MAX_DEPTH) { k0 = x->killers[ply][0]; k1 = x->killers[ply][1]; }
     uint64_t enemy = (s->ply & 1) ? s->black : s->white;
     uint64_t red = s->red;
     Keyed keyed[MAXMOVES];
@@ -156,7 +172,7 @@ static void order(Ctx *x, int *moves, int n, int tt_move, int ply) {
         else if (m == 0) k = 0;
         else {
             int src = (m - 64) / NC, t = (m - 64) % NC;
-            k = x->core->history[src * NC + t];
+            k = x->history[src * NC + t];
             if ((enemy >> t) & 1) k += 1LL << 40;
             if ((red >> t) & 1) k += 1LL << 39;
         }
@@ -184,11 +200,39 @@ static int64_t static_value(Ctx *x) {
     return value;
 }
 
+/* The table entry of key (its fields; 1) or 0: the exact map on one thread, else the shared
+ * table. */
+static inline int tt_probe(Ctx *x, uint64_t key, int *depth, int *flag, int64_t *value,
+                           int *move) {
+    if (x->smp) return stt_probe(x->core->stt, key, depth, flag, value, move);
+    Entry *e = map_find(&x->core->tt, key);
+    if (!e) return 0;
+    *depth = e->depth;
+    *flag = e->flag;
+    *value = e->value;
+    *move = e->move;
+    return 1;
+}
+
+/* Stores an entry (replacing any of key); -1 when out of memory. */
+static int tt_store(Ctx *x, uint64_t key, int depth, int flag, int64_t value, int move) {
+    if (x->smp) {
+        stt_store(x->core->stt, key, depth, flag, value, move);
+        return 0;
+    }
+    Entry *e = map_put(&x->core->tt, key, x->max_entries);
+    if (!e) return -1;
+    e->depth = (int16_t)depth;
+    e->flag = (int8_t)flag;
+    e->value = value;
+    e->move = move;
+    return 0;
+}
+
 static int64_t negamax(Ctx *x, int depth, int64_t alpha, int64_t beta, int ply, int can_null) {
     x->nodes++;
     if (x->nodes >= x->check_at && check(x)) { x->stop = 1; return 0; }
     Pos *s = &x->pos;
-    CoreObject *core = x->core;
     if (depth <= 0) {
         /* No table of leaf values here (Searcher.evals in Python): computing one costs less
          * than the cache miss of looking it up in a table of millions. */
@@ -209,17 +253,15 @@ static int64_t negamax(Ctx *x, int depth, int64_t alpha, int64_t beta, int ply, 
     if (!n) return terminal_value(s);
     uint64_t key = zobrist(s);
     int tt_move = NONE_MOVE;
-    if (x->use_tt) {
-        Entry *e = map_find(&core->tt, key);
-        if (e) {
-            tt_move = e->move;
-            if (e->depth >= depth) {
-                if (e->flag == EXACT) return e->value;
-                if (e->flag == LOWER) {
-                    if (e->value >= beta) return e->value;
-                } else if (e->value <= alpha) {
-                    return e->value;
-                }
+    int e_depth, e_flag;
+    int64_t e_value;
+    if (x->use_tt && tt_probe(x, key, &e_depth, &e_flag, &e_value, &tt_move)) {
+        if (e_depth >= depth) {
+            if (e_flag == EXACT) return e_value;
+            if (e_flag == LOWER) {
+                if (e_value >= beta) return e_value;
+            } else if (e_value <= alpha) {
+                return e_value;
             }
         }
     }
@@ -274,10 +316,10 @@ static int64_t negamax(Ctx *x, int depth, int64_t alpha, int64_t beta, int ply, 
                 if (alpha >= beta) {
                     if (m >= 64) {
                         int src = (m - 64) / NC, t = (m - 64) % NC;
-                        core->history[src * NC + t] += (int64_t)depth * depth;
-                        if (ply <= MAX_DEPTH && core->killers[ply][0] != m) {
-                            core->killers[ply][1] = core->killers[ply][0];
-                            core->killers[ply][0] = m;
+                        x->history[src * NC + t] += (int64_t)depth * depth;
+                        if (ply <= MAX_DEPTH && x->killers[ply][0] != m) {
+                            x->killers[ply][1] = x->killers[ply][0];
+                            x->killers[ply][0] = m;
                         }
                     }
                     break;
@@ -285,15 +327,55 @@ static int64_t negamax(Ctx *x, int depth, int64_t alpha, int64_t beta, int ply, 
             }
         }
     }
-    if (x->use_tt) {
-        Entry *e = map_put(&core->tt, key, x->max_entries);
-        if (!e) { PyErr_NoMemory(); x->error = x->stop = 1; return 0; }
-        e->depth = (int16_t)depth;
-        e->flag = (int8_t)(best <= alpha0 ? UPPER : best >= beta ? LOWER : EXACT);
-        e->value = best;
-        e->move = best_move;
+    if (x->use_tt && tt_store(x, key, depth, best <= alpha0 ? UPPER : best >= beta ? LOWER : EXACT,
+                              best, best_move) < 0) {
+        PyErr_NoMemory();
+        x->error = x->stop = 1;
+        return 0;
     }
     return best;
+}
+
+/* One iteration at the root (Searcher._root): the moves in their order, PVS after the first.
+ * The moves searched completely and their values go to done/values (their count is returned);
+ * best and best_move get the iteration's result (meaningful when x->stop is not set). */
+static int root_search(Ctx *x, const int *moves, int n, int depth, int *done, int64_t *values,
+                       int64_t *best_out, int *best_move_out) {
+    Pos *s = &x->pos;
+    int64_t alpha = -INF, beta = INF, best = -INF;
+    int best_move = moves[0], count = 0;
+    Undo u;
+    for (int i = 0; i < n && !x->stop; i++) {
+        int m = moves[i];
+        int64_t value;
+        push(s, m, &u);
+        if (s->ply - 1 == LAST_PLACEMENT) {
+            value = negamax(x, depth - 1, alpha, beta, 1, 1);
+            pop(s, &u);
+            if (x->stop) break;
+            best = value;
+            best_move = m;
+        } else {
+            if (i == 0 || !x->use_pvs) {
+                value = -negamax(x, depth - 1, -beta, -alpha, 1, 1);
+            } else {
+                value = -negamax(x, depth - 1, -alpha - 1, -alpha, 1, 1);
+                if (!x->stop && value > alpha) value = -negamax(x, depth - 1, -beta, -alpha, 1, 1);
+            }
+            pop(s, &u);
+            if (x->stop) break;
+            if (value > best) {
+                best = value;
+                best_move = m;
+                if (value > alpha) alpha = value;
+            }
+        }
+        done[count] = m;
+        values[count++] = value;
+    }
+    *best_out = best;
+    *best_move_out = best_move;
+    return count;
 }
 
 #endif /* DVONN_SEARCH_H */

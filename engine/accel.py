@@ -61,8 +61,7 @@ def init(core: ModuleType) -> None:
         _game._Z, _game._Z_BLACK, _game._TARGETS, _ev._TARGET_MASKS, NEIGHBOURS,
         NEIGHBOUR_MASKS, _game._RING, INTERIOR_MASK, EDGE_MASK,
         tuple(d for row in _ev._DIST for d in row),
-        (_ev.W_STACK, _ev.W_MOVE, _ev.W_LIFE, _ev.W_ENEMY, _ev.POSITION, _ev.SCALE,
-         _ev.MAT_EARLY, _ev.MAT_LATE),
+        _ev.flat_weights(),
     )
 
 

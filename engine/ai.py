@@ -3,6 +3,9 @@
 A level is a node budget (plus leaf noise for the weakest), so a Pi 4 and a desktop give the
 same level the same moves; the top level is a time budget (default 1 s a move, or a share of
 the game time). Any time budget also caps the node levels: a game budget is never exceeded.
+
+``threads``: the full-strength level searches on that many threads (lazy SMP in the compiled
+core, engine/search.py); the node levels 1-6 always search on one thread.
 """
 
 from __future__ import annotations
@@ -59,14 +62,15 @@ class Engine:
 
     def __init__(self, level_number: int = MAX_LEVEL, *, seed: int = 0,
                  game_time: float | None = None, move_time: float | None = None,
-                 clock: Clock = time.monotonic) -> None:
+                 clock: Clock = time.monotonic, threads: int = 1) -> None:
         self.level = level(level_number)
         self.seed = seed
         self.clock = clock
         if self.level.nodes is None and game_time is None and move_time is None:
             move_time = DEFAULT_MOVE_TIME
         self.time = TimeControl(game_time, move_time, clock=clock)
-        self.searcher = Searcher(seed=seed, clock=clock, noise=self.level.noise)
+        self.searcher = Searcher(seed=seed, clock=clock, noise=self.level.noise,
+                                 threads=threads)
         self.last: SearchResult | None = None
 
     def new_game(self) -> None:

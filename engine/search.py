@@ -23,6 +23,13 @@ With the optional compiled core (engine/accel.py, engine/_dvonncore.c) each iter
 fixed-depth search runs in C with the same tables, move order, node counting and clock checks,
 so the results are the same as here; iterative deepening and the budget stay in this module.
 
+Threads (``Searcher(threads=N)``, the compiled core only): each iteration runs as lazy SMP
+(engine/_dvonnsmp.h): the main thread searches it as on one thread while N - 1 helpers search
+the same root (deeper, or in another order) and fill a shared lock-free table; the result is
+the main thread's. Such a search is not deterministic. A search with a node budget (the levels
+1-6) always runs on one thread, so a level stays the same on any machine; so does any search
+with one thread, or without the core (the pure-Python engine ignores ``threads``).
+
 Determinism: for a given position, seed and node budget the result is always the same (time
 budgets depend on the machine's speed, node budgets do not). The seed only breaks ties among
 root moves and perturbs leaf values for the weak levels (``noise``).
@@ -33,13 +40,13 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from engine import accel
 from engine.evaluate import WIN, evaluate, moving_value_and_over, terminal_value
 from engine.game import PLACEMENTS, Game
 from engine.geometry import NUM_CELLS
 from engine.move import PASS, Move
+from engine.searchtypes import Limits, SearchResult, score_pieces
 
 Clock = Callable[[], float]
 
@@ -48,6 +55,8 @@ INF = 10 * WIN
 #: does not change across it (the one place where negamax must not negate).
 LAST_PLACEMENT = PLACEMENTS - 1
 MAX_DEPTH = 64
+#: The most threads a search may use (the compiled core's MAX_THREADS).
+MAX_THREADS = 64
 #: Late-move reductions (both engines): from this move index on (0 = off) ...
 LMR = 8
 #: ... at nodes with at least this much depth left, in the moving phase.
@@ -71,63 +80,6 @@ class _Stop(Exception):
     """The budget ran out inside the tree."""
 
 
-@dataclass(frozen=True)
-class Limits:
-    """A search budget: any of nodes, seconds, depth (None = no limit on that one).
-
-    ``time`` is the deadline; ``soft`` (seconds, at most ``time``) is when no new iteration of
-    the deepening starts any more (default: half of ``time``, as the next iteration usually
-    costs several times the last).
-    """
-
-    nodes: int | None = None
-    time: float | None = None
-    depth: int | None = None
-    soft: float | None = None
-
-    def __post_init__(self) -> None:
-        if self.nodes is None and self.time is None and self.depth is None:
-            raise ValueError("a search needs a node, time or depth limit")
-        if self.nodes is not None and self.nodes < 1:
-            raise ValueError(f"node limit must be >= 1, got {self.nodes}")
-        if self.time is not None and not self.time >= 0:
-            raise ValueError(f"time limit must be >= 0 seconds, got {self.time}")
-        if self.depth is not None and self.depth < 1:
-            raise ValueError(f"depth limit must be >= 1, got {self.depth}")
-        if self.soft is not None and not (self.time is not None and 0 <= self.soft):
-            raise ValueError(f"a soft time limit needs a time limit and >= 0, got {self.soft}")
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """What a search found. ``score`` is centipieces for the side to act at the root."""
-
-    move: Move | None
-    score: int
-    pv: tuple[Move, ...]
-    depth: int
-    nodes: int
-    elapsed: float
-    #: True when ``score`` is the exact final margin (the search saw every game end).
-    exact: bool = False
-    #: (move, score) of root moves fully searched in the last finished iteration, best first.
-    root_scores: tuple[tuple[Move, int], ...] = field(default=())
-
-    @property
-    def pieces(self) -> float:
-        """The score in pieces (a won game counts its final margin)."""
-        return score_pieces(self.score)
-
-
-def score_pieces(score: int) -> float:
-    """Centipieces to pieces; a finished-game value gives its final margin."""
-    if score >= WIN // 2:
-        return (score - WIN) / 100
-    if score <= -WIN // 2:
-        return (score + WIN) / 100
-    return score / 100
-
-
 class Searcher:
     """An alpha-beta searcher with state kept between moves (TT, history).
 
@@ -139,6 +91,9 @@ class Searcher:
     off); False is pure Python. Both give the same results (move, score, PV, nodes); the core
     keeps the tables in C (the transposition table, killers and history; it computes leaf values
     again instead of keeping them, which was faster than looking them up).
+
+    ``threads`` (1..MAX_THREADS): searches without a node budget run on that many threads in
+    the compiled core (lazy SMP, see the module's docstring; their ``nodes`` count all threads).
     """
 
     def __init__(self, *, seed: int = 0, clock: Clock = time.monotonic, tt_size: int = 400_000,
@@ -147,7 +102,10 @@ class Searcher:
                  use_pvs: bool = True, use_ordering: bool = True, lmr: int = LMR,
                  lmr2: int | None = None, lmr2_depth: int | None = None,
                  nullmove: int | None = None,
-                 accelerated: bool | None = None) -> None:
+                 accelerated: bool | None = None, threads: int = 1) -> None:
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be 1..{MAX_THREADS}, got {threads}")
+        self.threads = threads
         self.seed = seed
         self.clock = clock
         self.tt_size = tt_size
@@ -175,7 +133,8 @@ class Searcher:
         self.history = [0] * (NUM_CELLS * NUM_CELLS)
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_DEPTH + 2)]
         self.nodes = 0
-        self._node_limit = 0
+        self._helper_nodes = 0  # the helper threads' nodes of this search
+        self._smp = 1  # the threads of this search
         self._deadline = 0.0
         self._last_check = 0.0
         self._check_at = 0
@@ -210,7 +169,11 @@ class Searcher:
         (a review compares the action played with the best on one scale).
         """
         start = self.clock()
-        self.nodes = 0
+        self.nodes = self._helper_nodes = 0
+        # Several threads only on the compiled core, with the table, and never on a node
+        # budget (the levels must stay the same on every machine).
+        self._smp = (self.threads if self._core is not None and self.use_tt
+                     and limits.nodes is None else 1)
         self._node_limit = limits.nodes if limits.nodes is not None else 1 << 62
         # Stop a little early: unwinding and answering still take time.
         self._deadline = (start + max(0.0, limits.time - min(0.005, limits.time * 0.05))
@@ -277,6 +240,8 @@ class Searcher:
                 break
             best_move, best_score, done_depth = move, score, depth
             best_pv = self._pv(game, depth)
+            if best_pv[:1] != (move,):  # (a shared table may have lost the root's entry)
+                best_pv = (move,)
             scored.sort(key=lambda ms: -ms[1])
             root_scores = tuple(scored)
             # Put the best first for the next iteration, the rest by this iteration's scores.
@@ -294,8 +259,9 @@ class Searcher:
                 if self.clock() - start > soft:
                     break
             depth += 1
-        return SearchResult(best_move, best_score, best_pv, done_depth, self.nodes,
-                            self.clock() - start, exact, root_scores)
+        return SearchResult(best_move, best_score, best_pv, done_depth,
+                            self.nodes + self._helper_nodes, self.clock() - start, exact,
+                            root_scores)
 
     # ------------------------------------------------------------------ internals
     def _check(self) -> None:
@@ -317,7 +283,8 @@ class Searcher:
                 if not game.legal_moves():
                     return True
                 entry = self._tt_get(game.zobrist)
-                if entry is None or entry[3] is None or entry[1] != _EXACT:
+                if entry is None or entry[3] is None or entry[1] != _EXACT or (
+                        self._smp > 1 and entry[3] not in game.legal_moves()):
                     return False
                 game.push_unchecked(entry[3])
                 pushed += 1
@@ -366,10 +333,11 @@ class Searcher:
                   self.noise, self._salt, self.max_entries, self.lmr, self.lmr2,
                   self.lmr2_depth, self.null_r, self.null_depth, self.null_min_stacks,
                   self.null_min_moves)
-        stopped, best, best_code, pairs, nodes, check_at, last_check = self._core.root(
+        stopped, best, best_code, pairs, nodes, check_at, last_check, helpers = self._core.root(
             accel.position(self._game), [accel.code(m) for m in root], depth, params,
-            self.nodes)
+            self.nodes, self._smp, self.clock is time.monotonic)
         self.nodes, self._check_at, self._last_check = nodes, check_at, last_check
+        self._helper_nodes += helpers
         scored.extend((accel.move(c), v) for c, v in pairs)
         if stopped:
             raise _Stop
@@ -596,4 +564,5 @@ def plain_alphabeta(game: Game, depth: int, alpha: int = -INF, beta: int = INF) 
     return best
 
 
-__all__ = ["PASS", "Limits", "SearchResult", "Searcher", "plain_alphabeta", "score_pieces"]
+__all__ = ["MAX_THREADS", "PASS", "Limits", "SearchResult", "Searcher", "plain_alphabeta",
+           "score_pieces"]

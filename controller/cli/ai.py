@@ -6,6 +6,8 @@ that line is White's first action and it plays Black; then one action per line e
 (``C3``, ``C3D3``, ``PASS``: it sends its own passes and all 49 placements). ``Quit`` ends it;
 it exits by itself when the game is over. Diagnostics go to stderr only. ``--game-time`` is
 the budget for all its thinking in the game (start-up included); it is never exceeded.
+``--threads N`` searches on N threads at full strength (lazy SMP in the compiled core); the
+default, one, keeps a CodeCup match fair and the engine's games reproducible by node count.
 """
 
 from __future__ import annotations
@@ -17,14 +19,14 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from controller.cli.numbers import seconds
+from controller.cli.numbers import seconds, whole
 from controller.i18n import Msg, _
 from engine import accel
 from engine.ai import MAX_LEVEL, Engine
 from engine.errors import DvonnError, InvalidMoveError
 from engine.game import Game
 from engine.move import Move
-from engine.search import score_pieces
+from engine.search import MAX_THREADS, score_pieces
 
 
 def register(sub: Any) -> None:
@@ -39,6 +41,8 @@ def register(sub: Any) -> None:
                    help=_("1 (beginner) .. {max} (full strength, the default)").format(
                        max=MAX_LEVEL))
     p.add_argument("--seed", type=int, default=0, help=_("seed (same seed, same game)"))
+    p.add_argument("--threads", type=whole(1, MAX_THREADS), default=1,
+                   help=_("search threads at full strength (default 1; levels 1-6 use one)"))
     p.add_argument("--quiet", action="store_true", help=_("no diagnostics on stderr"))
     p.set_defaults(func=cmd_engine)
 
@@ -61,14 +65,15 @@ def cmd_engine(args: argparse.Namespace) -> int:
         raise DvonnError(Msg("--level {level}: use 1 (beginner) .. {MAX_LEVEL}",
                              level=args.level, MAX_LEVEL=MAX_LEVEL))
     return run_engine(sys.stdin, sys.stdout, sys.stderr, level=args.level, seed=args.seed,
-                      game_time=args.game_time, move_time=args.move_time, quiet=args.quiet)
+                      game_time=args.game_time, move_time=args.move_time, quiet=args.quiet,
+                      threads=args.threads)
 
 
 def run_engine(inp: TextIO, out: TextIO, err: TextIO, *, level: int = MAX_LEVEL, seed: int = 0,
                game_time: float | None = None, move_time: float | None = None,
-               quiet: bool = False, startup: float | None = None) -> int:
+               quiet: bool = False, startup: float | None = None, threads: int = 1) -> int:
     """The CodeCup protocol loop; returns the exit code (0 after a finished game or Quit)."""
-    engine = Engine(level, seed=seed, game_time=game_time, move_time=move_time)
+    engine = Engine(level, seed=seed, game_time=game_time, move_time=move_time, threads=threads)
     # The interpreter's start-up counts against the game budget too.
     engine.time.used = time.process_time() if startup is None else startup
     game = Game()
@@ -98,7 +103,7 @@ def run_engine(inp: TextIO, out: TextIO, err: TextIO, *, level: int = MAX_LEVEL,
         if not _apply(game, first, say):
             return 2
     say(f"engine: level {level}, playing {'White' if me == 'w' else 'Black'}, "
-        f"search {accel.backend()}")
+        f"search {accel.backend()}" + (f", {threads} threads" if threads > 1 else ""))
     while not game.is_over():
         if game.turn == me:
             move = engine.choose(game)

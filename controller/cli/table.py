@@ -379,6 +379,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             opponent = Opponent(args.white or cfg.players.white_player,
                                 args.black or cfg.players.black_player,
                                 move_time=cfg.players.move_time,
+                                threads=cfg.players.threads,
                                 remote_config=cfg.remote.as_dict())
         else:
             from controller.players.walkthrough import Walkthrough

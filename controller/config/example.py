@@ -245,6 +245,9 @@ white_player = "{p.white_player}"
 black_player = "{p.black_player}"
 # Seconds the full-strength computer thinks per move (levels 1-6 are node budgets).
 move_time = {p.move_time}
+# Threads the full-strength computer searches on (1..64; a Pi 4 or 5 has 4 cores). Levels 1-6
+# always use one, so they play the same on every machine.
+threads = {p.threads}
 
 [display]
 # The language of the table's messages, the terminal board and the page: "en" (English),

@@ -93,13 +93,15 @@ class JournalConfig:
 @dataclass(frozen=True)
 class PlayersConfig:
     """Names written to the journal and to exported records; who plays each side on the
-    table (``human``, ``ai[:LEVEL]`` or ``cmd:PROGRAM ARGS``) and the computer's move time."""
+    table (``human``, ``ai[:LEVEL]`` or ``cmd:PROGRAM ARGS``), the computer's move time and
+    its search threads (full strength only; lazy SMP in the compiled core)."""
 
     white: str = "White"
     black: str = "Black"
     white_player: str = "human"
     black_player: str = "human"
     move_time: float = 1.0
+    threads: int = 1
 
 
 @dataclass(frozen=True)
@@ -412,14 +414,27 @@ def _journal(t: dict[str, Any]) -> JournalConfig:
 
 
 def _players(t: dict[str, Any]) -> PlayersConfig:
-    _keys("players", t, ("white", "black", "white_player", "black_player", "move_time"))
+    _keys("players", t, ("white", "black", "white_player", "black_player", "move_time",
+                         "threads"))
     return PlayersConfig(
         white=_string("players.white", t.get("white", "White")),
         black=_string("players.black", t.get("black", "Black")),
         white_player=_player("players.white_player", t.get("white_player", "human")),
         black_player=_player("players.black_player", t.get("black_player", "human")),
         move_time=_number("players.move_time", t.get("move_time", 1.0), low=0.0, high=3600.0),
+        threads=_threads(t.get("threads", 1)),
     )
+
+
+def _threads(value: Any) -> int:
+    """``[players] threads``: a whole number 1..MAX_THREADS."""
+    from engine.search import MAX_THREADS
+
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_THREADS:
+        raise config_error("players.threads", Msg("{value!r}: the computer's search threads are "
+                                                  "a whole number 1..{high}",
+                                                  value=value, high=MAX_THREADS))
+    return value
 
 
 def _display(t: dict[str, Any]) -> DisplayConfig:

@@ -58,12 +58,13 @@ class Opponent:
                  move_time: float | None = None, hint_nodes: int = HINT_NODES,
                  hint_seconds: float = HINT_SECONDS, clock: Clock = time.monotonic,
                  move_timeout: float | None = None,
-                 remote_config: dict[str, object] | None = None) -> None:
+                 remote_config: dict[str, object] | None = None, threads: int = 1) -> None:
         self.remote_config = remote_config or {}
         self._ctl: TableController | None = None
         self.specs = {"w": check_spec(white), "b": check_spec(black)}
         self.seed = seed
         self.move_time = move_time
+        self.threads = threads  # the built-in engine's search threads (config [players])
         self.clock = clock
         # An external program that is silent this long is hung: its side goes to a person
         # rather than the table waiting for ever.
@@ -95,7 +96,8 @@ class Opponent:
         if spec.startswith("remote"):
             return make_seat(spec, side, self.remote_config)
         return make_player(spec, seed=self.seed + (side == "b"), move_time=self.move_time,
-                           clock=self.clock, move_timeout=self.move_timeout)
+                           clock=self.clock, move_timeout=self.move_timeout,
+                           threads=self.threads)
 
     @staticmethod
     def _key(game: Game) -> tuple[int, int]:

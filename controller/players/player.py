@@ -116,10 +116,11 @@ class EnginePlayer(_Builtin):
     """The built-in engine at a level, with an optional game or move time budget."""
 
     def __init__(self, level: int = MAX_LEVEL, *, seed: int = 0, game_time: float | None = None,
-                 move_time: float | None = None, clock: Clock = time.monotonic) -> None:
+                 move_time: float | None = None, clock: Clock = time.monotonic,
+                 threads: int = 1) -> None:
         self.name = f"ai:{level}"
         self.engine = Engine(level, seed=seed, game_time=game_time, move_time=move_time,
-                             clock=clock)
+                             clock=clock, threads=threads)
 
     def new_game(self, side: str) -> None:
         self.engine.new_game()
@@ -346,8 +347,9 @@ def check_spec(spec: str) -> str:
 
 def make_player(spec: str, *, seed: int = 0, game_time: float | None = None,
                 move_time: float | None = None, clock: Clock = time.monotonic,
-                grace: float = GRACE, move_timeout: float = 60.0) -> Player:
-    """The player a spec names (not ``human``: the table handles people)."""
+                grace: float = GRACE, move_timeout: float = 60.0, threads: int = 1) -> Player:
+    """The player a spec names (not ``human``: the table handles people); ``threads``: the
+    built-in engine's search threads at full strength."""
     text = check_spec(spec)
     if text == "human" or text.startswith("remote"):
         raise PlayerError(Msg("{spec!r} plays on the table; a match needs ai, random, greedy "
@@ -359,7 +361,7 @@ def make_player(spec: str, *, seed: int = 0, game_time: float | None = None,
     if text.startswith("ai"):
         lvl = int(text[3:]) if ":" in text else MAX_LEVEL
         return EnginePlayer(lvl, seed=seed, game_time=game_time, move_time=move_time,
-                            clock=clock)
+                            clock=clock, threads=threads)
     # ``{seed}`` in a command line becomes the game's seed (varied games from one command).
     argv = [a.replace("{seed}", str(seed)) for a in shlex.split(text[4:])]
     return ExternalPlayer(argv, game_time=game_time, grace=grace, clock=clock,

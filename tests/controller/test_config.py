@@ -216,6 +216,10 @@ def test_toml_syntax_error_names_file_and_line(tmp_path: Path) -> None:
         ("[journal]\nfile = 'x'\n", "journal.file", "allowed: path"),
         ("[players]\nwhite = ''\n", "players.white", "non-empty"),
         ("[players]\nred = 'x'\n", "players.red", "allowed: white, black"),
+        ("[players]\nthreads = 0\n", "players.threads", "whole number 1..64"),
+        ("[players]\nthreads = 'x'\n", "players.threads", "whole number 1..64"),
+        ("[players]\nthreads = 2.0\n", "players.threads", "whole number 1..64"),
+        ("[players]\nthreads = true\n", "players.threads", "whole number 1..64"),
     ],
 )
 def test_bad_values_name_the_key(text: str, key: str, words: str) -> None:
@@ -240,3 +244,8 @@ def test_config_is_frozen() -> None:
     c = Config.default()
     with pytest.raises(AttributeError):
         c.timing = c.timing  # type: ignore[misc]
+
+
+def test_players_threads_reach_the_computer() -> None:
+    assert Config.default().players.threads == 1
+    assert parse_config("[players]\nthreads = 4\n").players.threads == 4
