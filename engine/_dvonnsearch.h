@@ -94,13 +94,14 @@ typedef struct {
     int smp;       /* 1 when the last iteration ran on several threads: tt_get reads stt */
 } CoreObject;
 
-struct Smp;
+typedef struct Ctx Ctx;
 
-typedef struct {
+struct Ctx {
     CoreObject *core;
     int64_t *history;   /* core->history, or a helper thread's own copy */
     int (*killers)[2];  /* likewise core->killers */
-    struct Smp *smp;    /* NULL: one thread, the exact mirror of the Python engine */
+    void *smp;          /* NULL: one thread, the exact mirror of the Python engine */
+    int (*shared_check)(Ctx *x); /* with smp: the clock and stop check of several threads */
     int helper;         /* 1 in a helper thread of a search on several threads */
     Pos pos;
     int64_t nodes, node_limit, check_at, check_every, noise;
@@ -114,13 +115,11 @@ typedef struct {
     int null_r, null_depth, null_min_stacks, null_min_moves; /* null move (Searcher.null_r) */
     int stop;   /* the budget ran out (Python's _Stop) */
     int error;  /* a Python exception is set (clock failed, out of memory) */
-} Ctx;
-
-static int smp_check(Ctx *x); /* _dvonnsmp.h */
+};
 
 static int check(Ctx *x) {
     if (x->nodes >= x->node_limit) return 1;
-    if (x->smp) return smp_check(x);
+    if (x->smp) return x->shared_check(x);
     /* Ctrl-C (and any other signal handler) gets through a long search */
     if (PyErr_CheckSignals() < 0) { x->error = 1; return 1; }
     PyObject *r = PyObject_CallNoArgs(x->clock);

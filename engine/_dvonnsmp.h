@@ -173,6 +173,7 @@ static int smp_root(Ctx *x, const int *moves, int n, int depth, int threads, int
 #endif
     sh.deadline = x->deadline;
     x->smp = &sh;
+    x->shared_check = smp_check;
     int helpers = depth >= SMP_MIN_DEPTH ? (threads < MAX_THREADS ? threads : MAX_THREADS) - 1 : 0;
 #ifndef DVONN_THREADS
     helpers = 0;
