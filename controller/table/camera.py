@@ -180,8 +180,15 @@ class CameraEvidence:
         beside it read otherwise or had the hand round it (a sleeve over the stack the hand
         moved reads as a piece, its ring of neighbours as the hand). And only when the hand
         changed nothing else: the board reads as it did when the hand came wherever it is
-        readable (a hand that took a stack away, or set one down, was the next player's)."""
+        readable (a hand that took a stack away, or set one down, was the next player's),
+        and came before the players went on (no stack left since the prompt began)."""
         if _differ(self._before, board):
+            return 0
+        if self._asked and any(b == "." and a not in ".?" for a, b in zip(
+                self._asked, self._before, strict=True)):
+            # a stack left after the prompt began and before this hand came: the players
+            # went on, and this is a later action's hand (simulated session 69: A3B3 landed
+            # on the blinking B3 eight moves after the prompt; the later moves decide)
             return 0
         moved = (held | brief) & touched & ~self._touched  # moved while this hand was there
         if moved & ~held and _differ(self._asked, board):

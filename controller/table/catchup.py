@@ -133,7 +133,8 @@ class _Search:
                  history: Sequence[Mapping[int, str]], reading: _Reading, limits: Limits,
                  hidden: int = 0, first: int | None = None, nodes: int | None = None,
                  since: Sequence[float] | None = None, unseen: bool = False,
-                 loose: Sequence[float] | None = None) -> None:
+                 loose: Sequence[float] | None = None,
+                 paths: Sequence[tuple[Move, ...]] = ()) -> None:
         self.g = game.copy()
         self.first = first
         self.removals = dict(removals)
@@ -159,6 +160,17 @@ class _Search:
         self.hidden = (~reading.readable | hidden) & ((1 << NUM_CELLS) - 1)
         #: stacks on unreadable cells may be sources too (they are never seen empty)
         self.unseen = ~reading.readable & ((1 << NUM_CELLS) - 1) if unseen else 0
+        #: ``paths``: the only ways forward from the root are these sequences (each move
+        #: with its forced passes), then anything from the end of one of them
+        self.trie: dict[tuple[Move, ...], set[Move]] | None = None
+        self.leaves = set(paths)
+        self.past_leaf = False
+        if paths and not game.placing:
+            self.trie = {}
+            for p in paths:
+                for i, m in enumerate(p):
+                    if not m.is_pass:
+                        self.trie.setdefault(p[:i], set()).add(m)
 
     # -- the checks ---------------------------------------------------------------------------
     def _fits(self, removals: dict[int, str], lifted: int | None) -> bool:
@@ -253,6 +265,19 @@ class _Search:
     def forward(self, removals: dict[int, str], depth: int) -> None:
         """Record the explanations of at most ``depth`` actions from here (a stack in the hand
         counts as one)."""
+        past = self.past_leaf
+        allowed = None  # on the way along ``paths``: only their next moves
+        if self.trie is not None and not self.back and not past:
+            key = tuple(self.moves)
+            if key in self.leaves:
+                self.past_leaf = True  # the end of one: any sequence may follow
+            else:
+                allowed = self.trie.get(key, set())
+        self._forward(removals, depth, allowed)
+        self.past_leaf = past
+
+    def _forward(self, removals: dict[int, str], depth: int, allowed: set[Move] | None
+                 ) -> None:
         if self._spent():
             return
         g, r = self.g, self.r
@@ -280,7 +305,9 @@ class _Search:
                 sources &= self._after(self.order[-1]) | self.unseen
             if sources:
                 moves = g.moves_from(sources)
-        if not missing:
+            if allowed is not None:
+                moves = [m for m in moves if m in allowed]
+        if not missing and allowed is None:
             if self._fits(removals, None):
                 self._record(removals, None)
             lifts = sources
@@ -416,6 +443,7 @@ def search(
     since: Sequence[float] | None = None,
     unseen: bool = False,
     loose: Sequence[float] | None = None,
+    paths: Sequence[tuple[Move, ...]] = (),
 ) -> Result:
     """Every bounded action sequence from ``game`` whose board agrees with ``snap``.
 
@@ -432,9 +460,13 @@ def search(
     the search goes deeper for ordered ones; ``loose``: the same as far as a flickering cell
     may have hidden it (each out-of-order sequence's ``disorder`` is measured against it;
     default ``since``). ``unseen``: stacks on cells that read '?' may have moved too (never
-    certain). Forward sequences come first; take-backs only when none fits.
+    certain). ``paths``: only sequences that begin with one of these (the explanations of an
+    earlier reading of this game: ``controller.table.candidates``), as far past their end as
+    ``limits.depth``; no take-backs. Forward sequences come first; take-backs only when none
+    fits.
     """
     limits = limits or Limits()
+    base = limits.depth
     start = time.perf_counter()
     reading = _Reading(snap, polarity)
     behind = reading.full & ~game.occupied
@@ -452,16 +484,21 @@ def search(
         # a prompt unanswered: the players go on, and the later actions decide where the
         # stack went (the one that fits them all), however many they are by then
         limits = replace(limits, depth=limits.depth + UNANSWERED_BEHIND)
+    first_level = 1
+    if paths and not game.placing:
+        lengths = [sum(not m.is_pass for m in p) for p in paths]
+        first_level = max(1, min(lengths))
+        limits = replace(limits, depth=max(limits.depth, max(lengths) + base), back=0)
     s = _Search(game, removals or {}, history, reading, limits, hidden, first,
-                nodes, since, unseen, loose)
+                nodes, since, unseen, loose, paths)
     best: list[Hypothesis] = []
     level_done = False
     if since is not None:  # first only the sequences in the order the cells emptied in
         s.strict = True
-        best, level_done = _levels(s, limits.depth + extra, extra)
+        best, level_done = _levels(s, limits.depth + extra, extra, first_level)
         s.strict = False
     if not best and not s.truncated:
-        best, level_done = _levels(s, limits.depth, extra)
+        best, level_done = _levels(s, limits.depth, extra, first_level)
         if best and since is not None and not s.truncated and not any(
                 h.ordered for h in best):
             # only explanations out of that order (a stack cut off that was gone before the
@@ -481,13 +518,14 @@ def search(
     return Result(s.out, s.nodes, s.truncated, time.perf_counter() - start, level_done)
 
 
-def _levels(s: _Search, max_depth: int, extra: int) -> tuple[list[Hypothesis], bool]:
+def _levels(s: _Search, max_depth: int, extra: int, start: int = 1
+            ) -> tuple[list[Hypothesis], bool]:
     """Forward sequences, the fewest actions first (decide() keeps those), then up to
-    ``extra`` actions more; returns them and whether only a level past the fewest was cut
-    by the node bound."""
+    ``extra`` actions more (from ``start`` actions: none is shorter); returns them and
+    whether only a level past the fewest was cut by the node bound."""
     found: int | None = None
     best: list[Hypothesis] = []
-    for depth in range(1, max_depth + 1):
+    for depth in range(start, max_depth + 1):
         if found is not None and (depth > found + extra or depth > s.limits.depth):
             break  # (past the usual depth only to find the fewest: a prompt unanswered)
         s.out = []

@@ -15,7 +15,8 @@ from typing import Any
 from controller.i18n import Msg, status_line
 from controller.table import guide
 from controller.table.camera import CameraEvidence, in_order, phantoms, unsettled
-from controller.table.catchup import Limits, Result, search
+from controller.table.candidates import Candidates
+from controller.table.catchup import Limits, Result
 from controller.table.debounce import Debouncer, Timing
 from controller.table.decision import Decision, decide, lands, touches
 from controller.table.expected import Expected, empty_mask, has_colours, strip_colours
@@ -126,6 +127,7 @@ class TableController:
         self._unreadable = 0
         self._choice_empty = 0  # cells already empty when the current prompt began
         self.sight = CameraEvidence()  # a hand held over a cell, a piece not named yet
+        self.candidates = Candidates()  # the games the readings allow while a prompt is open
         self._watch = 0  # the cells a prompt asks the hands about
         self._auto_pass()
         self._check_over()
@@ -234,14 +236,27 @@ class TableController:
         self._emit(t)
 
     def _search(self, snap: str, hidden: int = 0, unseen: bool = False) -> Result:
-        """The catch-up search from the committed game. What was seen before is evidence
-        too: once a stack of the side to act was seen lifted, the game goes on with a move of
-        that stack (not another move that cut it off) while the readings allow it."""
+        """The catch-up search from the committed game (along the games the last reading
+        allowed, while a prompt is open). Once a stack of the side to act was seen lifted, the
+        game goes on with its move (not another that cut it off) while the readings allow it."""
         e = self.explanation
         first = e.source if e.kind == LIFTED and not self.game.placing else None
-        result = self._run(snap, hidden, first, unseen)
-        if first is not None and not result.hypotheses:
-            result = self._run(snap, hidden, None, unseen)
+        for start in (first, None) if first is not None else (None,):
+            result = self.candidates.search(
+                self.game, snap, plain=snap == self.stable and not unseen,
+                prompt=e.kind == LIFTED and bool(e.choice), removals=self.removals,
+                history=self._history, polarity=self.polarity if self.check_polarity else None,
+                limits=self.limits, hidden=hidden, first=start, extra=self._slack,
+                nodes=self._budget, since=self._since, unseen=unseen, t=self._t,
+                loose=self.debouncer.flicker_empty(self._since),
+                answer=self.sight.keep if self.sight.answer else None)  # (a hand said where)
+            self._budget -= result.nodes
+            self._cut = self._cut or result.truncated
+            self.search_count += 1
+            del self.searches[:-999]  # (the last thousand)
+            self.searches.append(result)
+            if result.hypotheses:
+                break
         return result
 
     @property
@@ -250,22 +265,6 @@ class TableController:
         actions may pass unseen (camera session 320): one action more counts (never a guess)."""
         e = self.explanation
         return 1 if e.kind == LIFTED and e.choice or self.debouncer.blind_at > self._acted else 0
-
-    def _run(self, snap: str, hidden: int, first: int | None, unseen: bool) -> Result:
-        result = search(self.game, snap, removals=self.removals, history=self._history,
-                        polarity=self.polarity if self.check_polarity else None,
-                        limits=self.limits, hidden=hidden, first=first, extra=self._slack,
-                        nodes=self._budget, since=self._since, unseen=unseen,
-                        loose=self.debouncer.flicker_empty(self._since))
-        if self.sight.answer:  # where a hand said the action landed
-            result.hypotheses = self.sight.keep(result.hypotheses)
-        self._budget -= result.nodes
-        self._cut = self._cut or result.truncated
-        self.search_count += 1
-        if len(self.searches) >= 1000:
-            del self.searches[:500]
-        self.searches.append(result)
-        return result
 
     def _infer(self) -> None:
         """Explain the stable snapshot (cells unreadable right now keep their last stable

@@ -1,0 +1,129 @@
+"""The games the readings allow, kept while a prompt goes unanswered.
+
+A player who never answers ``choose-destination`` leaves the table with two or more games
+that differ in where a stack landed, and the players play on. Each later move onto a stack of
+the mover's colour may double them again, so a search from the committed game runs past its
+depth and its node bound after a few moves (players who never answer: #41), though the later
+moves are what tell the games apart. So the table keeps the explanations of the readings so
+far and the next search only extends them (``catchup.search``'s ``paths``): the same answers
+as the full search where the readings only add to what was seen (a cell once empty in the
+moving phase stays empty), at the cost of the few moves since.
+
+Readings are not always right: a vacated cell flickers back to its old top, a hand hides the
+cells that tell the games apart. So a kept game that one reading does not fit is kept a while
+(``STALE`` seconds) rather than dropped, and while any is kept a full search's explanations
+count only where they agree with one of them; when none has fitted for ``STALE`` seconds, they
+are forgotten and the full search decides as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from controller.table.catchup import Hypothesis, Limits, Result, search
+from engine.game import Game
+from engine.move import Move
+
+#: At most this many explanations are kept (more: the full search decides, as before).
+CAP = 512
+#: Positions the search along the kept explanations may visit for each of them, on top of
+#: the usual bound (walking them again is most of its work; still positions, not seconds).
+PER_PATH = 16
+
+#: Seconds a kept game may go unexplained by the readings before it is dropped.
+STALE = 3.0
+
+Path = tuple[Move, ...]
+
+
+class Candidates:
+    """The explanations (action sequences from the committed game) of the readings, each with
+    since when the readings stopped fitting it (None: the last one fits)."""
+
+    def __init__(self) -> None:
+        self._root: Path | None = None
+        self._paths: dict[Path, float | None] = {}
+
+    def clear(self) -> None:
+        self._root, self._paths = None, {}
+
+    def paths(self, game: Game) -> tuple[Path, ...]:
+        """The kept explanations from ``game`` (past what was committed since they were found;
+        those that disagree with it are gone); () when none is kept or one is empty (nothing
+        to narrow: every sequence may follow it)."""
+        return tuple(self._rooted(game))
+
+    def _rooted(self, game: Game) -> dict[Path, float | None]:
+        if self._root is None:
+            return {}
+        now = tuple(game.move_stack)
+        n = len(self._root)
+        if now[:n] != self._root:
+            return {}
+        done = len(now) - n
+        out = {p[done:]: since for p, since in self._paths.items() if p[:done] == now[n:]}
+        return {} if () in out else out
+
+    def keep(self, game: Game, result: Result, t: float) -> None:
+        """Keep what ``result`` found from ``game`` at time ``t``, when it is all there is (not
+        cut by its node bound, no take-back, at most ``CAP`` sequences), and the earlier ones
+        it does not extend for ``STALE`` seconds."""
+        hyps = result.hypotheses
+        if result.truncated or any(h.back for h in hyps):
+            return
+        found = dict.fromkeys(h.moves for h in hyps)
+        kept: dict[Path, float | None] = dict.fromkeys(found)
+        for p, since in self._rooted(game).items():
+            if p in kept or any(f[:len(p)] == p for f in found):
+                continue  # fitted now, or one of its extensions did
+            since = t if since is None else since
+            if t - since < STALE:
+                kept[p] = since
+        if kept and len(kept) <= CAP:
+            self._root = tuple(game.move_stack)
+            self._paths = kept
+        elif not kept:
+            self.clear()
+
+    def search(self, game: Game, snap: str, *, plain: bool, prompt: bool, t: float,
+               answer: Callable[[list[Hypothesis]], list[Hypothesis]] | None = None,
+               **kwargs: Any) -> Result:
+        """``catchup.search`` at time ``t``; on a ``plain`` reading (the whole board as read,
+        nothing masked) first along the kept explanations, then, where they explain nothing or
+        their search is cut short, every sequence as before (the positions of both are
+        counted), keeping only the sequences that agree with a kept explanation as far as both
+        go (simulated camera session 386: G1 read its old top a moment, and B1C1 was committed
+        under a hand while every kept game began with H1's move). A plain reading's
+        explanations are kept while a ``prompt`` is open or some are kept already; ``answer``
+        keeps those that agree with where a hand said the action landed (before anything is
+        kept: the players said it)."""
+        rooted = self._rooted(game)
+        spent = 0
+        if rooted and plain:
+            more = PER_PATH * len(rooted)
+            limits = kwargs.get("limits") or Limits()
+            # (its own bound, whatever the masked readings of this snapshot took before it)
+            wide = dict(kwargs, limits=replace(limits, nodes=limits.nodes + more), nodes=None)
+            result = search(game, snap, paths=tuple(rooted), **wide)
+            if answer is not None:
+                result.hypotheses = answer(result.hypotheses)
+            if result.hypotheses and not result.truncated:
+                self.keep(game, result, t)
+                return result
+            spent = result.nodes
+            if kwargs.get("nodes") is not None:
+                kwargs["nodes"] = max(0, kwargs["nodes"] - spent)
+            self.keep(game, Result(), t)  # none fits: since when
+            rooted = self._rooted(game)
+        result = search(game, snap, **kwargs)
+        result.nodes += spent
+        if answer is not None:
+            result.hypotheses = answer(result.hypotheses)
+        if rooted:
+            result.hypotheses = [h for h in result.hypotheses if h.back or any(
+                h.moves[:len(p)] == p[:len(h.moves)] for p in rooted)]
+        elif plain and prompt:
+            self.keep(game, result, t)
+        return result

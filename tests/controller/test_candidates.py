@@ -1,0 +1,108 @@
+"""The games the readings allow, kept while a prompt goes unanswered: the next search extends
+them (``catchup.search``'s ``paths``, ``controller.table.candidates``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from table_helpers import board, replay_from
+
+from controller.table.candidates import STALE, Candidates
+from controller.table.catchup import Hypothesis, Limits, Result, search
+from engine.game import Game
+from engine.move import PASS, Move
+
+DATA = Path(__file__).parent / "data" / "catchup"
+LOG = DATA / "never_answered.jsonl"
+
+
+def _scene(plies: int) -> tuple[Game, Game, list[Move]]:
+    """The log's position, the true game ``plies`` actions on, and those actions."""
+    head = json.loads(LOG.read_text().splitlines()[0])
+    start = Game.from_moves(head["position"])
+    moves = [Move.parse(m) for m in head["then"][:plies]]
+    after = start.copy()
+    for m in moves:
+        after.push(m)
+    return start, after, moves
+
+
+def test_a_search_along_paths_finds_their_extensions_and_only_those() -> None:
+    """Given the explanations of an earlier reading, the search explains the new one by
+    extending them: exactly the full search's explanations that begin with one of them."""
+    start, after, moves = _scene(4)
+    snap = board(after, colours=True)
+    deep = Limits(depth=4, nodes=200000, snapshot=200000)
+    full = search(start, snap, limits=deep)
+    assert not full.truncated and len(full.hypotheses) > 1
+    first = tuple(m for m in full.hypotheses[0].moves[:2])
+    narrowed = search(start, snap, limits=deep, paths=[first])
+    assert narrowed.hypotheses
+    assert {h.moves for h in narrowed.hypotheses} == {
+        h.moves for h in full.hypotheses if h.moves[:2] == first}
+    assert narrowed.nodes < full.nodes
+    # a path that no longer fits the board explains nothing (the caller searches again)
+    wrong = (next(m for m in start.legal_moves() if m != moves[0] and not m.is_pass),)
+    assert not search(start, snap, limits=deep, paths=[wrong]).hypotheses
+
+
+def test_kept_explanations_follow_what_is_committed() -> None:
+    start, after, moves = _scene(3)
+    snap = board(after, colours=True)
+    result = search(start, snap, limits=Limits(depth=3))
+    assert result.hypotheses and not result.truncated
+    kept = Candidates()
+    kept.keep(start, result, 0.0)
+    assert set(kept.paths(start)) == {h.moves for h in result.hypotheses}
+    on = start.copy()
+    on.push(moves[0])  # the first action committed: the rest of each that began with it
+    assert set(kept.paths(on)) == {h.moves[1:] for h in result.hypotheses
+                                   if h.moves[:1] == (moves[0],) and h.moves[1:]}
+    other = start.copy()
+    other.push(next(m for m in start.legal_moves() if m != moves[0] and not m.is_pass))
+    assert kept.paths(other) == ()
+    kept.keep(start, Result([], truncated=True), 1.0)  # an answer cut short changes nothing
+    assert set(kept.paths(start)) == {h.moves for h in result.hypotheses}
+    kept.clear()
+    assert kept.paths(start) == ()
+
+
+def test_a_kept_game_one_reading_does_not_fit_stays_a_while() -> None:
+    """A reading that fits only some kept games (a cell flickering back to its old top)
+    does not drop the others at once: only when the readings have not fitted one for
+    ``STALE`` seconds; one that an explanation extends stays."""
+    start, after, moves = _scene(3)
+    result = search(start, board(after, colours=True), limits=Limits(depth=3))
+    kept = Candidates()
+    kept.keep(start, result, 0.0)
+    everything = set(kept.paths(start))
+    assert len(everything) > 1
+    one = result.hypotheses[0]
+    longer = Hypothesis(0, one.moves + (PASS,), None, one.key, True)
+    kept.keep(start, Result([longer]), 1.0)  # only the first fits, and one move on
+    assert set(kept.paths(start)) == everything - {one.moves} | {longer.moves}
+    kept.keep(start, Result([longer]), 1.0 + STALE)
+    assert set(kept.paths(start)) == {longer.moves}
+    kept.keep(start, Result(), 2.0 + STALE)  # nothing fits: since when
+    assert set(kept.paths(start)) == {longer.moves}
+    kept.keep(start, Result(), 2.0 + 2 * STALE)  # nothing fitted for a long while: forgotten
+    assert kept.paths(start) == ()
+
+
+def test_players_who_never_answer_are_followed_by_their_later_moves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Simulated camera session 69 (answers drawn from ranges), its log from ply 62: B4 moved
+    on to one of three stacks of its colour, nobody answered, and eight more actions were
+    made before B2D4 landed on the stack that told them apart. Each reading extends the
+    games the last one allowed, and the whole game is recorded. Searching every sequence
+    from the committed game again ran past its bounds and stalled there; and a later hand
+    over a blinking cell (A3B3 landing on B3) is no answer to the prompt (it was taken for
+    one, and B4B3 recorded)."""
+    ctl, position, then = replay_from(LOG, colours=True)
+    assert ctl.actions == position + then
+    monkeypatch.setattr(Candidates, "_rooted", lambda self, game: {})
+    ctl, position, then = replay_from(LOG, colours=True)
+    done = ctl.actions[len(position):]
+    assert done == then[:len(done)] and len(done) < len(then) // 2
