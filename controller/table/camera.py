@@ -34,6 +34,9 @@ _INF = float("inf")
 #: Seconds between two players' placements at the least (seed 397 of the camera sessions:
 #: the hand placing F1 hid E2 0.1 s before F1; camera game 25: 1.4 s out of turn).
 TURN = 1.0
+#: Stacks seen to leave since a prompt began after which a hand over a blinking cell is no
+#: answer any more (the players went on).
+GONE_ON = 2
 #: Seconds a hand must stay over a prompted cell (a hand passing over it is not an answer).
 HOLD = 0.4
 #: Seconds a lone unreadable cell must stay so before it counts as a new piece: an empty
@@ -181,14 +184,15 @@ class CameraEvidence:
         moved reads as a piece, its ring of neighbours as the hand). And only when the hand
         changed nothing else: the board reads as it did when the hand came wherever it is
         readable (a hand that took a stack away, or set one down, was the next player's),
-        and came before the players went on (no stack left since the prompt began)."""
+        and came before the players went on (``GONE_ON`` stacks left since the prompt began)."""
         if _differ(self._before, board):
             return 0
-        if self._asked and any(b == "." and a not in ".?" for a, b in zip(
-                self._asked, self._before, strict=True)):
-            # a stack left after the prompt began and before this hand came: the players
-            # went on, and this is a later action's hand (simulated session 69: A3B3 landed
-            # on the blinking B3 eight moves after the prompt; the later moves decide)
+        if self._asked and sum(b == "." and a not in ".?" for a, b in zip(
+                self._asked, self._before, strict=True)) >= GONE_ON:
+            # stacks left after the prompt began and before this hand came: the players went
+            # on, and this is a later action's hand (simulated session 69: A3B3 landed on the
+            # blinking B3 eight moves after the prompt; the later moves decide). One stack is
+            # the next player's lift while the answer comes (room games 105 and 110).
             return 0
         moved = (held | brief) & touched & ~self._touched  # moved while this hand was there
         if moved & ~held and _differ(self._asked, board):

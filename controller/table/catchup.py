@@ -219,11 +219,17 @@ class _Search:
 
     def _proven(self, changed: int) -> bool:
         """Whether the last move acting on a ``changed`` cell (or cutting one off) is followed
-        by a move of the other side whose cells are read now: that action is finished."""
-        cut = 0
+        by a move of the other side whose cells are read now: that action is finished. A cell
+        that only a take-back changes (its stack put back under a hand) is never proven."""
+        cut = acted = 0
         for c, src in self.cut_by:
+            acted |= 1 << c
             if (changed >> c) & 1:
                 cut |= 1 << src
+        for m in self.moves:
+            acted |= cells_of(m)
+        if changed & ~acted:
+            return False
         last, mover = -1, 0
         turn = self.g.ply - len(self.moves)  # the ply of the first move (it alternates)
         for i, m in enumerate(self.moves):
