@@ -34,9 +34,10 @@ _INF = float("inf")
 #: Seconds between two players' placements at the least (seed 397 of the camera sessions:
 #: the hand placing F1 hid E2 0.1 s before F1; camera game 25: 1.4 s out of turn).
 TURN = 1.0
-#: Stacks seen to leave since a prompt began after which a hand over a blinking cell is no
-#: answer any more (the players went on).
-GONE_ON = 2
+#: Seconds after a prompt began from which a hand over a blinking cell, once a stack left
+#: since, is the players going on and no answer any more (answers begin up to about 3 s after
+#: it; the next player's lift meanwhile is no reason to ignore one: room games 105, 110).
+LATE = 6.0
 #: Seconds a hand must stay over a prompted cell (a hand passing over it is not an answer).
 HOLD = 0.4
 #: Seconds a lone unreadable cell must stay so before it counts as a new piece: an empty
@@ -67,6 +68,7 @@ class CameraEvidence:
         self._named = 0  # pieces named so far that still read '?'
         self._before = ""  # the board as read when the hand came over a prompted cell
         self._asked = ""  # the board as read when the prompt about this action began
+        self._asked_at = self._came = 0.0  # when it began; when the hand came
         self._watch = 0  # the cells the prompt asked about when the hand came
         self._under = 0  # watched cells that read '?' while the hand was there
         self._odd = 0  # watched cells that read another top while the hand was there
@@ -140,7 +142,7 @@ class CameraEvidence:
         self._fresh = (self._fresh | (touched & ~self._was_touched)) & touched
         self._was_touched = touched
         if watch and not self._asked:
-            self._asked = settled
+            self._asked, self._asked_at = settled, t
             # the stack set down a few millimetres off where it landed: when the camera saw
             # exactly one of the blinking cells moved since the last commit, the stack landed
             # there, and no gesture is needed (simulated answers that come early, late or never:
@@ -158,6 +160,7 @@ class CameraEvidence:
             if not watch & _near(hidden):
                 return
             self._watch, self._before, self._touched = watch, settled, touched
+            self._came = t
         cells = self._watch
         for c in iter_cells(cells & _near(hidden)):  # under or beside the hand
             self._held.setdefault(c, t)
@@ -184,15 +187,15 @@ class CameraEvidence:
         moved reads as a piece, its ring of neighbours as the hand). And only when the hand
         changed nothing else: the board reads as it did when the hand came wherever it is
         readable (a hand that took a stack away, or set one down, was the next player's),
-        and came before the players went on (``GONE_ON`` stacks left since the prompt began)."""
+        and came before the players went on (``LATE`` after the prompt, a stack gone since)."""
         if _differ(self._before, board):
             return 0
-        if self._asked and sum(b == "." and a not in ".?" for a, b in zip(
-                self._asked, self._before, strict=True)) >= GONE_ON:
-            # stacks left after the prompt began and before this hand came: the players went
-            # on, and this is a later action's hand (simulated session 69: A3B3 landed on the
-            # blinking B3 eight moves after the prompt; the later moves decide). One stack is
-            # the next player's lift while the answer comes (room games 105 and 110).
+        if self._asked and self._came - self._asked_at >= LATE and any(
+                b == "." and a not in ".?" for a, b in zip(self._asked, self._before,
+                                                           strict=True)):
+            # long after the prompt, and a stack left since: the players went on, and this is
+            # a later action's hand (simulated session 69: A3B3 landed on the blinking B3
+            # eight moves after the prompt; the later moves decide)
             return 0
         moved = (held | brief) & touched & ~self._touched  # moved while this hand was there
         if moved & ~held and _differ(self._asked, board):
