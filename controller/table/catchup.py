@@ -19,6 +19,7 @@ has not seen every explanation, so ``decision.decide`` commits nothing from it (
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -203,10 +204,15 @@ class _Search:
             stacks = self.g.stacks()
             colours = bool(self.r.colour)
             changed = 0
+            since = self.since
             for c in iter_cells(hidden):
                 s = stacks[c]
                 now = (s[-1] if colours else "x") if s else EMPTY
-                if now != self.root[c]:
+                if now != self.root[c] or s and c != lifted and since is not None \
+                        and since[c] != math.inf:
+                    # (a stack standing where it was last seen gone: put back under the
+                    # hand, never proven by the moves around it; room game 101: A3, empty
+                    # for 8 s, then under a hand, and I5I3 committed as if A3 had stayed)
                     changed |= 1 << c
             certain = not changed or self._proven(changed)
         key = (self.g.zobrist, self.g.ply, rm, hash(tuple(self.cut)))
