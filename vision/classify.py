@@ -37,8 +37,9 @@ from vision.cues.colour_dist import (
     local_empty_dist,
     piece_dists,
 )
+from vision.cues.departure import Departures, departed
 from vision.cues.frame_classes import MIN_STD, PRIOR_WEIGHT, black_tint, piece_models
-from vision.cues.new_tops import new_tops, outline_bare
+from vision.cues.new_tops import new_tops, outline_bare, print_absent
 from vision.cues.own_look import NEW_CHROMA, CellLooks
 from vision.sampling import (
     Board,
@@ -48,7 +49,6 @@ from vision.sampling import (
     measure,
     measure_board,
     plain_view,
-    print_match,
     profile_match,
 )
 from vision.stats import median, percentile
@@ -71,6 +71,11 @@ FIRST_GLOSS = 0.2
 #: 1.3-2 bars (outside camera games 5 and 9: A2 read by turns, I3 never).
 NEW_EDGE = 2.0
 KEPT_EDGE = 1.0
+#: How near the white class (a share of the unknown bar; 0.25 elsewhere) a first white top
+#: must be where the board round it changed all round and a whole disc edge shows: the prior
+#: is ivory to paper white, and a grey board under the table's LED holes and a camera's own
+#: exposure put a white top beyond it (room game 107: I3 at 6-7, before any white top).
+FIRST_FIT = 0.5
 
 
 def placing(heights: np.ndarray | None) -> bool:
@@ -106,6 +111,8 @@ class ColourModel:
     empty_profile: np.ndarray | None = field(default=None, repr=False, compare=False)
     #: Each cell's own look when last seen empty in a still frame (``vision.cues.own_look``).
     looks: CellLooks = field(default_factory=CellLooks, repr=False, compare=False)
+    #: Each cell's own colour range while empty (``vision.cues.departure``).
+    departures: Departures = field(default_factory=Departures, repr=False, compare=False)
     #: Per cell: the last frame that judged it read a new top where the heights say empty.
     new_top: np.ndarray = field(default_factory=lambda: np.zeros(NUM_CELLS, bool), repr=False,
                                 compare=False)
@@ -215,7 +222,10 @@ class ColourModel:
         lit = (card >= 248.0) | (np.exp(means["w"][0] + board.shade) * card >= 240.0)
         # A black top's edges are steps between dark surfaces: smaller in white units.
         has_rim = {k: rim >= (th.rim_dark if k == "b" else th.rim) for k in PIECES}
-        no_print = self._print_absent(s, ~occupied & usable & (de <= th.empty))
+        no_print, (self.print_template, self.print_strength), shown = print_absent(
+            s, ~occupied & usable & (de <= th.empty), self.print_template, self.print_strength, th)
+        if self.debug is not None and shown is not None:
+            self.debug["print"] = shown
         print_shows = (np.zeros(NUM_CELLS, bool) if s.print_missing is None
                        else np.nan_to_num(s.print_missing, nan=1.0) < 0.4)
         # An expected top that shows its whole disc (a strong edge all round, an even face of
@@ -284,6 +294,16 @@ class ColourModel:
         conf: list[float] = []
         reasons: list[str] = []
         orders = np.argsort(pnll, axis=1)
+        # A first white top (none in the frame yet) whose board round it changed all round
+        # and that shows a whole disc edge may fit the white prior loosely.
+        loose = ((placing(heights) and not shape_examples[0].any())
+                 & (np.nan_to_num(moved) >= 1.0) & (rim >= 4.0 * bars))
+        # A colour that left the cell's own range far, toward a piece's, is tinted too (a
+        # white top on a pale board of its brightness, nearly its tint: outside game 5's G4).
+        bare = ~occupied & usable & (m.hidden <= 0.0) & (board.disturbed == 0) & ~no_print
+        tinted = tinted | (placing(heights) & (heights is not None) & departed(
+            self.departures, m, empty_s, means, orders[:, 0], board.shade, bare, still,
+            s.anchor, th))
         for c in range(NUM_CELLS):
             # Which piece: the most likely (a wide class pays for its width); whether any: the
             # chosen class must be near enough.
@@ -410,7 +430,8 @@ class ColourModel:
                         moved[c] >= 1.0 or tinted[c] or (
                         moved[c] >= 0.5 and rim[c] >= max(4.0 * bars[c], 8.0 * print_rim)))
                         and piece_ok
-                        and best <= 0.25 * th.unknown and rim[c] >= edge_new * bars[c]
+                        and best <= (FIRST_FIT if loose[c] and k == "w" else 0.25) * th.unknown
+                        and rim[c] >= edge_new * bars[c]
                         and pm.spread[c] <= even[order[0]]
                         and (pm.saturated[c] <= gloss[order[0]] or (
                             k == "w" and (whites_clip or lit[c])) or (
@@ -470,6 +491,8 @@ class ColourModel:
         if heights is not None and not heights.any() and all(x == "." for x in labels):
             self._learn_empty_board(m, board, usable)
         if heights is not None and still:
+            self.departures.remember(m.raw, np.array([x == "." for x in labels]) & bare,
+                                     s.anchor)
             # The stacks as this frame shows them (a new piece it read is there already).
             shown = np.where(occupied, heights, np.array([x in PIECES for x in labels]))
             self.looks.remember(s, np.array([x == "." for x in labels]) & ~occupied
@@ -508,29 +531,6 @@ class ColourModel:
             if board.seen:  # the plain board between the cells, where no print runs
                 out[sel] = np.minimum(out[sel], dist(rel[sel], board.feats, spread))
         return out
-
-    def _print_absent(self, s: CellSamples, examples: np.ndarray) -> np.ndarray:
-        """Cells where the board's own print (learned from this frame's empty cells, or kept
-        from earlier frames) does not show: something lies over the board there."""
-        th = self.thresholds
-        if s.ring is None or s.ring_valid is None:
-            return np.zeros(NUM_CELLS, bool)
-        own = int((examples & (s.ring_valid.sum(axis=1) >= s.ring_valid.shape[1] // 2)).sum())
-        score, template, strength = print_match(s.ring, s.ring_valid, examples,
-                                                self.print_template)
-        if own >= 4 and template is not None:
-            if own >= 6:  # keep a well-seen print for frames with few empty cells
-                self.print_template, self.print_strength = template, strength
-        else:
-            strength = self.print_strength
-        if self.debug is not None:
-            self.debug["print"] = (score, template, strength)
-        if strength < 0.4 * th.print_strength:
-            return np.zeros(NUM_CELLS, bool)
-        # A weaker print scores noisier: below full strength the bar drops (to -0.8 at 0.4).
-        bar = th.print_absent - 0.5 * max(0.0, th.print_strength - strength) / (
-            0.6 * th.print_strength)
-        return np.asarray(np.isfinite(score) & (score < bar))
 
     def _learn_empty_board(self, m: Measured, board: Board, usable: np.ndarray) -> None:
         """The empty board (at the start of a game): 49 labelled examples of "empty" on this

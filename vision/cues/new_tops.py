@@ -8,8 +8,9 @@ from dataclasses import replace
 
 import numpy as np
 
+from engine.geometry import NUM_CELLS
 from vision.cues.colour_dist import PIECES, gate, piece_dists
-from vision.sampling import Board, CellSamples, Measured, Thresholds, measure
+from vision.sampling import Board, CellSamples, Measured, Thresholds, measure, print_match
 from vision.stats import median
 
 
@@ -37,6 +38,33 @@ def outline_bare(profile: np.ndarray | None, c: int, known: np.ndarray, empties:
     d_piece = float(np.mean((profile[c] - median(profile[known], axis=0)) ** 2))
     d_empty = float(np.mean((profile[c] - ref) ** 2))
     return d_piece >= max(6.0 * d_empty, 0.015)
+
+
+def print_absent(s: CellSamples, examples: np.ndarray, kept: np.ndarray | None,
+                 kept_strength: float, th: Thresholds
+                 ) -> tuple[np.ndarray, tuple[np.ndarray | None, float], tuple | None]:
+    """Cells where the board's own print (learned from this frame's ``examples`` of empty
+    cells, or ``kept`` from earlier frames with its strength) does not show: something lies
+    over the board there. Also the print to keep, and (score, template, strength) for
+    diagnostics (None without print profiles)."""
+    none = np.zeros(NUM_CELLS, bool)
+    if s.ring is None or s.ring_valid is None:
+        return none, (kept, kept_strength), None
+    own = int((examples & (s.ring_valid.sum(axis=1) >= s.ring_valid.shape[1] // 2)).sum())
+    score, template, strength = print_match(s.ring, s.ring_valid, examples, kept)
+    if own >= 4 and template is not None:
+        if own >= 6:  # keep a well-seen print for frames with few empty cells
+            kept, kept_strength = template, strength
+    else:
+        strength = kept_strength
+    shown = (score, template, strength)
+    if strength < 0.4 * th.print_strength:
+        return none, (kept, kept_strength), shown
+    # A weaker print scores noisier: below full strength the bar drops (to -0.8 at 0.4).
+    bar = th.print_absent - 0.5 * max(0.0, th.print_strength - strength) / (
+        0.6 * th.print_strength)
+    return np.asarray(np.isfinite(score) & (score < bar)), (kept, kept_strength), shown
+
 
 #: A new top and a piece class on opposite sides of the empty board's brightness, each at
 #: least this far from it (log brightness), rule that class out for the new top.
