@@ -139,6 +139,10 @@ class CameraEvidence:
                 filled[c] = _INF
             elif filled[c] == _INF:
                 filled[c] = min(t, hand[c]) if ch != "?" else t
+            elif ch != "?" and hand[c] < filled[c]:
+                # a top read at last after a spell of '?': since the hand came too (outside
+                # camera game 5: E1 read '?' for 3 s, '.' under the hand placing D1, then w)
+                filled[c] = hand[c]
         self._fresh = (self._fresh | (touched & ~self._was_touched)) & touched
         self._was_touched = touched
         if watch and not self._asked:
