@@ -264,7 +264,7 @@ class CameraEvidence:
 
 
 def unsettled(game: Game, d: Decision, pending: int, hidden: int = 0,
-              seen: Callable[[int], float] | None = None) -> bool:
+              seen: Callable[[int], float] | None = None, fresh: int = 0) -> bool:
     """Whether a commit must wait for readings still settling where its first action may
     have gone: another landing cell of the moved stack, or another empty cell for a
     placement (a hand just leaving shows the landing cell a moment after the source: camera
@@ -274,7 +274,11 @@ def unsettled(game: Game, d: Decision, pending: int, hidden: int = 0,
     the last of them was seen (``seen``): the piece the camera cannot name yet may come
     before some of them, and the order is the game (camera benchmark game 19: C4 read '?'
     under glare, then C5 and F1 came, and F1 C5 was committed for C4 C5 F1). A '?' that
-    began later is a hand or a flicker, not an earlier piece."""
+    began later is a hand or a flicker, not an earlier piece.
+
+    A move also waits while another landing cell of its stack shows what it shows for the first
+    time since a hand left it (``fresh``): a stack grown under the hand, read at its old
+    height, shows its old top a moment (room game 112: E4, and E1H1 was committed for E1E4)."""
     first = next((m for m in d.moves if not m.is_pass), None)
     if d.kind != "commit" or first is None:
         return False
@@ -283,11 +287,10 @@ def unsettled(game: Game, d: Decision, pending: int, hidden: int = 0,
         last = max(seen(c) for c in cells)
         if any(seen(c) < last for c in iter_cells(hidden & ~game.occupied)):
             return True
-    if not pending:
-        return False
     if first.source is None:
         return bool(pending & ~game.occupied)
-    return bool(pending & game.destinations(first.source))
+    return bool((pending | fresh & ~(1 << first.target if first.target is not None else 0))
+                & game.destinations(first.source))
 
 
 def _out_of_turn(game: Game, cells: list[int], filled: Sequence[float]) -> bool:

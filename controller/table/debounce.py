@@ -29,6 +29,9 @@ STEADY = 0.5
 #: circle as a white top for 2 s on end ('?' aside: camera benchmark game 24's I5); a stack
 #: read for longer stood there.
 FLICKER = 3.0
+#: A cell unreadable this long was under a hand (shorter: a flicker): what it shows as it
+#: first reads again is not yet a reading (``Debouncer.uncovered``).
+SPELL = 0.3
 #: A source streams once this many gaps in a row between its readings were at most ``noise``.
 STREAK = 3
 #: A streaming source silent this long was blind (a blackout, a Pi rebooting): whole actions
@@ -52,7 +55,7 @@ class _Cell:
     """One cell's debounce state."""
 
     __slots__ = ("stable", "cand", "since", "other", "other_since", "hidden", "hidden_since",
-                 "dot", "loose", "run")
+                 "dot", "loose", "run", "shown")
 
     def __init__(self, value: str) -> None:
         self.stable = value  # the accepted value ('?' until the cell has ever read)
@@ -65,6 +68,7 @@ class _Cell:
         self.dot: float | None = None  # the first '.' since the cell last read otherwise steadily
         self.loose: float | None = None  # the same, for FLICKER seconds
         self.run: float | None = None  # since when it reads otherwise ('?' aside), if it does
+        self.shown = float("-inf")  # when it first read again after a spell of '?'
 
     def read(self, t: float, value: str) -> None:
         if value == UNKNOWN:
@@ -72,6 +76,8 @@ class _Cell:
                 self.hidden_since = t
             self.hidden = True
             return
+        if self.hidden and t - self.hidden_since >= SPELL - 1e-9:
+            self.shown = t
         self.hidden = False
         if value == ".":
             if self.run is not None and t - self.run >= STEADY:
@@ -153,6 +159,16 @@ class Debouncer:
             return 0
         return sum(1 << i for i, c in enumerate(self._cells)
                    if c.hidden and t - c.hidden_since < patience)
+
+    def uncovered(self) -> int:
+        """Mask of the cells whose latest reading is their first after ``SPELL`` seconds or
+        more of '?' (a hand): what a cell shows as the hand leaves it is not yet a reading
+        (room game 112: E4, grown under the hand, showed its old top one frame, then '?' and
+        the new top, and E1H1 was committed for E1E4)."""
+        if self._cells is None:
+            return 0
+        return sum(1 << i for i, c in enumerate(self._cells)
+                   if c.shown == self._last and not c.hidden)
 
     def seen_since(self, cell: int) -> float:
         """When the cell's latest reading began: its run of '?' while unreadable, else the

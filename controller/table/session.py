@@ -380,7 +380,8 @@ class TableController:
             d = in_order(self.game, d, self.sight.began(seen)) if self.colours else d
             near = (pending | self.debouncer.covered(self._t, HAND_PATIENCE)) & ~named
             if self.colours and (touches(self.game, d, near) or unsettled(
-                    self.game, d, pending, hidden, seen) or self.sight.out_of_turn(self.game, d)):
+                    self.game, d, pending, hidden, seen, self.debouncer.uncovered())
+                    or self.sight.out_of_turn(self.game, d)):
                 d = Decision("wait")
                 self._resume = True  # a hand that stays: look again at each reading
             if self._cut and d.kind != "commit":

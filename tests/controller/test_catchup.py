@@ -20,7 +20,7 @@ from controller.table.expected import Expected
 from controller.table.inference import LIFTED, MISMATCH, explain
 from controller.table.session import TableController
 from engine.game import Game
-from engine.geometry import CELL_NAMES, iter_cells
+from engine.geometry import CELL_NAMES, NEIGHBOURS, iter_cells
 from engine.move import PASS, Move
 from hardware.events import SnapshotEvent
 
@@ -138,8 +138,27 @@ def test_camera_a_hand_over_another_target_holds_the_commit() -> None:
     f.read(at(lifted, other, "?"))  # the hand covers a place where it may have landed
     assert f.ctl.actions == [str(m) for m in g.move_stack]
     assert f.ctl.explanation.kind == LIFTED and f.ctl.explanation.source == s
-    f.read(lifted)  # the hand is gone: the same stable reading now proves it
+    f.read(lifted)  # the hand is gone: what the cell shows first is not yet a reading ...
+    assert f.ctl.actions == [str(m) for m in g.move_stack]
+    f.read(lifted)  # ... the same reading again proves it
     assert f.ctl.actions[-1] == CELL_NAMES[s] + CELL_NAMES[d]
+
+
+def test_camera_a_grown_stack_shows_its_old_top_as_the_hand_leaves() -> None:
+    """Room game 112: the stack landed on a stack of the other colour under the hand; read
+    at its old height it showed its old top the frame the hand left, which made the other
+    landing (a stack of the mover's colour, unchanged) the only one that fitted."""
+    g, found = first(_one_same_colour)
+    assert isinstance(found, tuple)
+    s, d, other = found
+    f = feeder(g, True)
+    lifted = at(board(g, True), s, ".")
+    f.read(at(lifted, other, "?"))  # the hand sets the stack down on ``other``
+    f.read(lifted, hold=0.1)  # it leaves: ``other`` shows its old top one frame
+    assert f.ctl.actions == [str(m) for m in g.move_stack]
+    mover = g.stack(s)[-1]
+    f.read(at(lifted, other, mover))  # then the new one
+    assert f.ctl.actions[-1] == CELL_NAMES[s] + CELL_NAMES[other]
 
 
 def test_explain_uses_every_readable_cell() -> None:
@@ -368,3 +387,35 @@ def test_polarity_check_can_be_turned_off() -> None:
     wrong = after(g, Move.place(cell))
     _feed(ctl, t, board(wrong), at(_polarity(wrong), cell, "s"))
     assert ctl.actions == PLACEMENT[:6]
+
+
+def _two_movers(g: Game) -> tuple[int, int, int] | None:
+    """Two stacks of the side to act, apart, the second with a landing that changes its top."""
+    for s in iter_cells(g.movable()):
+        if g.stack(s)[-1] != g.turn or same_colour_targets(g, s):
+            continue  # (lifted, it may land anywhere: every landing shows)
+        for t in iter_cells(g.movable() & ~(1 << s)):
+            if g.stack(t)[-1] != g.turn or t in NEIGHBOURS[s]:
+                continue
+            for x in iter_cells(g.destinations(t)):
+                if g.stack(x)[-1] != g.turn and x != s and x not in NEIGHBOURS[s]:
+                    return s, t, x
+    return None
+
+
+def test_camera_a_stack_gone_for_seconds_is_not_put_back_under_a_hand() -> None:
+    """Room game 101: A3 lifted (read empty for 8 s), then a hand over it and I5 moved; I5I3
+    was committed as if A3 had been put back under the hand (a stack put back is only seen
+    when the hand leaves)."""
+    g, found = first(_two_movers)
+    assert isinstance(found, tuple)
+    s, t, x = found
+    f = feeder(g, True)
+    lifted = at(board(g, True), s, ".")
+    f.read(lifted, hold=3.0)
+    assert f.ctl.explanation.kind == LIFTED and f.ctl.explanation.source == s
+    moved = at(at(lifted, t, "."), x, g.stack(t)[-1])
+    f.read(at(moved, s, "?"))  # a hand over the lifted stack's cell; t moved onto x
+    assert f.ctl.actions == [str(m) for m in g.move_stack]  # no guess
+    f.read(at(moved, s, g.stack(s)[-1]))  # the hand leaves: s stands again
+    assert f.ctl.actions[-1] == CELL_NAMES[t] + CELL_NAMES[x]

@@ -89,6 +89,23 @@ def test_a_change_seen_again_after_a_hand_is_taken_at_once() -> None:
     assert out == [(0.0, E), (pytest.approx(2.5), A)]  # judged on a reading, not under '?'
 
 
+def test_the_first_reading_after_a_hand_is_marked_uncovered() -> None:
+    """What a cell shows the frame a hand leaves it is not yet a reading (room game 112); a
+    flicker of '?' shorter than ``SPELL`` is no hand."""
+    q = "?" + "." * 48
+    d = Debouncer()
+    d.feed(0.0, A)
+    d.feed(0.1, q)
+    d.feed(0.2, A)  # 0.1 s of '?': a flicker
+    assert d.uncovered() == 0
+    for i in range(4):
+        d.feed(0.3 + i / 10, q)  # a hand, 0.4 s
+    d.feed(0.7, A)
+    assert d.uncovered() == 1
+    d.feed(0.8, A)  # the same reading again
+    assert d.uncovered() == 0
+
+
 def test_unknown_first_reading_waits_for_a_value() -> None:
     q = "?" + "." * 48
     out = run([(0.0, q), (1.0, A)], 5)
