@@ -29,14 +29,7 @@ import numpy as np
 
 from engine.errors import DvonnError
 from engine.geometry import NUM_CELLS
-from vision.cues.colour_dist import (
-    PIECES,
-    dark_tops,
-    dist,
-    gate,
-    local_empty_dist,
-    piece_dists,
-)
+from vision.cues.colour_dist import PIECES, dark_tops, dist, gate, local_empty_dist, piece_dists
 from vision.cues.departure import Departures, departed
 from vision.cues.frame_classes import MIN_STD, PRIOR_WEIGHT, black_tint, piece_models
 from vision.cues.new_tops import new_tops, outline_bare, print_absent
@@ -60,10 +53,10 @@ DEFAULT_MEANS = {"w": (np.log(0.86), 0.03, -0.04), "b": (np.log(0.22), 0.02, 0.0
 DEFAULT_STDS = {"w": (0.22, 0.06, 0.08), "b": (0.45, 0.12, 0.14), "r": (0.35, 0.30, 0.18)}
 #: Floor of the empty cells' spread within a frame.
 EMPTY_STD = (0.10, 0.035, 0.04)
-#: The share of a top's pixels its highlight may clip where the board round it changed all
-#: round (twice a piece's change) before any top of its colour was seen (glossy ivory under a
-#: warm lamp: camera game 25's first white top clips 10 %).
-FIRST_GLOSS = 0.2
+#: The share of a new top's pixels its highlight may clip where the board round it changed
+#: all round twice over (glossy ivory under a warm lamp: camera game 25's first white top
+#: clips 10 %), and where it changed all round (room game 113: K5, white on paper, 5 %).
+FIRST_GLOSS, SPOT_GLOSS = 0.2, 0.1
 #: The disc edge a new top needs where its board changed all round (in disc-edge bars): twice
 #: the bar, as a surprise should; once the bar (what an expected top needs) where the board
 #: round it changed twice over, or where the cell read this new top in the last frame that
@@ -435,7 +428,8 @@ class ColourModel:
                         and pm.spread[c] <= even[order[0]]
                         and (pm.saturated[c] <= gloss[order[0]] or (
                             k == "w" and (whites_clip or lit[c])) or (
-                            moved[c] >= 2.0 and pm.saturated[c] <= FIRST_GLOSS))
+                            moved[c] >= 2.0 and pm.saturated[c] <= FIRST_GLOSS) or (
+                            moved[c] >= 1.0 and pm.saturated[c] <= SPOT_GLOSS))
                         and not no_print[c] and board.disturbed[c] == 0):
                     # The board round the cell changed since it was last seen empty (or the
                     # colour at its centre left the range it showed then), and what stands
