@@ -205,14 +205,20 @@ class _Search:
             colours = bool(self.r.colour)
             changed = 0
             since = self.since
+            acted = 0
+            for m in self.moves:
+                acted |= cells_of(m)
             for c in iter_cells(hidden):
                 s = stacks[c]
                 now = (s[-1] if colours else "x") if s else EMPTY
                 if now != self.root[c] or s and c != lifted and since is not None \
-                        and since[c] != math.inf:
-                    # (a stack standing where it was last seen gone: put back under the
-                    # hand, never proven by the moves around it; room game 101: A3, empty
-                    # for 8 s, then under a hand, and I5I3 committed as if A3 had stayed)
+                        and since[c] != math.inf and not (acted >> c) & 1 \
+                        and not self.g.moves_from(1 << c):
+                    # (a stack standing, no move of it, where it was last seen gone: put
+                    # back under the hand, never proven by the moves around it; room game
+                    # 101: A3 empty for 8 s, then under a hand, and I5I3 committed as if A3
+                    # had stayed. A stack the side to act may have lifted since is in the
+                    # hand, and one that moves or is landed on is the moves' to prove)
                     changed |= 1 << c
             certain = not changed or self._proven(changed)
         key = (self.g.zobrist, self.g.ply, rm, hash(tuple(self.cut)))
