@@ -333,12 +333,14 @@ class ColourModel:
                 why = "mixed colours"
             elif heights is not None and heights[c] > 0:
                 # Where the base is out of sight (behind a neighbour) or crossed by print, a
-                # top that is the empty board closely and no piece at all (or far less than
-                # the board, with no disc edge: room game 101's vacated B4) is bare too,
-                # unless the base shows a piece.
-                bare = (de[c] <= 0.25 * th.empty and (best > th.unknown or (
-                    best >= de[c] + 2 * th.margin and rim[c] < 2 * bars[c]))
-                        and not (base_dp[c] <= th.unknown and base_dp[c] < base_de[c]))
+                # top that is the empty board closely and no piece at all is bare too, unless
+                # the base shows a piece; and one that is a piece far less than the board,
+                # with no disc edge, whatever its base shows (room game 101: vacated B4, its
+                # base behind a tall C4, read w by turns).
+                bare = de[c] <= 0.25 * th.empty and (
+                    (best > th.unknown
+                     and not (base_dp[c] <= th.unknown and base_dp[c] < base_de[c]))
+                    or (best > de[c] + th.margin and rim[c] < 2 * bars[c]))
                 looks_empty = ((base_de[c] <= th.empty or bare) and de[c] <= th.empty
                                and not no_print[c])
                 # Where the empty board and a piece both fit well and a disc edge shows, the
