@@ -335,14 +335,14 @@ class ColourModel:
                 # Where the base is out of sight (behind a neighbour) or crossed by print, a
                 # top that is the empty board closely and no piece at all is bare too, unless
                 # the base shows a piece; and one that is a piece far less than the board,
-                # with no disc edge, whatever its base shows (room game 101: vacated B4, its
-                # base behind a tall C4, read w by turns).
-                bare = de[c] <= 0.25 * th.empty and (
-                    (best > th.unknown
-                     and not (base_dp[c] <= th.unknown and base_dp[c] < base_de[c]))
-                    or (best > de[c] + th.margin and rim[c] < 2 * bars[c]))
+                # with no disc edge, whatever its base and print show (room game 101: vacated
+                # B4, its base and print behind a tall C4, read w and '?' by turns).
+                edgeless = (de[c] <= 0.25 * th.empty and best > de[c] + th.margin
+                            and rim[c] < 2 * bars[c])
+                bare = edgeless or de[c] <= 0.25 * th.empty and best > th.unknown and not (
+                    base_dp[c] <= th.unknown and base_dp[c] < base_de[c])
                 looks_empty = ((base_de[c] <= th.empty or bare) and de[c] <= th.empty
-                               and not no_print[c])
+                               and (not no_print[c] or edgeless))
                 # Where the empty board and a piece both fit well and a disc edge shows, the
                 # position's prior decides: the stack is there (ivory on cream, black on felt).
                 fits = piece_ok and has_rim[k][c] and (best <= 0.5 * th.unknown or (
