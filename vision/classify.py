@@ -334,11 +334,12 @@ class ColourModel:
             elif heights is not None and heights[c] > 0:
                 # Where the base is out of sight (behind a neighbour) or crossed by print, a
                 # top that is the empty board closely and no piece at all is bare too, unless
-                # the base shows a piece; and one that is a piece far less than the board,
-                # with no disc edge, whatever its base and print show (room game 101: vacated
-                # B4, its base and print behind a tall C4, read w and '?' by turns).
-                edgeless = (de[c] <= 0.25 * th.empty and best > de[c] + th.margin
-                            and rim[c] < 2 * bars[c])
+                # the base shows a piece; and one with no disc edge that is a piece far less
+                # than the board, or no edge at all, whatever its base and print show (room
+                # games 101: vacated B4, its base and print behind a tall C4, read w and '?'
+                # by turns; 109: vacated J2 on white card, '?' for 20 s).
+                edgeless = (de[c] <= 0.25 * th.empty and rim[c] < 2 * bars[c] and (
+                    best > de[c] + th.margin or rim[c] < 0.5 * bars[c]))
                 bare = edgeless or de[c] <= 0.25 * th.empty and best > th.unknown and not (
                     base_dp[c] <= th.unknown and base_dp[c] < base_de[c])
                 looks_empty = ((base_de[c] <= th.empty or bare) and de[c] <= th.empty
@@ -353,7 +354,7 @@ class ColourModel:
                     looks.sum() >= 4 and rim[c] >= max(1.5 * bars[c], 3.0 * print_rim)))
                 # ... unless the outline is the print's like the empty cells', not a disc's
                 # like the known pieces' (white on cream: a lifted stack's cell).
-                if looks_empty and ((best > de[c] + th.margin and not fits) or (
+                if looks_empty and (edgeless or (best > de[c] + th.margin and not fits) or (
                         fits and outline_bare(profile, c, shape_examples[order[0]],
                                               empty_shapes, self.empty_profile))):
                     label = "."  # the stack was lifted: the empty board shows
