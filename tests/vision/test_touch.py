@@ -18,15 +18,12 @@ def project(pts: np.ndarray) -> np.ndarray:
     return np.column_stack([300.0 + SCALE * pts[:, 0], 300.0 - SCALE * pts[:, 1]])
 
 
-def frame(offsets: dict[int, tuple[float, float]], seed: int, gone: int = -1) -> np.ndarray:
-    """Every cell but ``gone`` holds a disc (offset in mm where given) on a grey board, with
-    sensor noise."""
+def frame(offsets: dict[int, tuple[float, float]], seed: int) -> np.ndarray:
+    """Every cell holds a disc (offset in mm where given) on a grey board, with sensor noise."""
     rng = np.random.default_rng(seed)
     img = np.full((600, 700, 3), 120, np.uint8)
     centres = G.cell_centres_mm()
     for c in range(NUM_CELLS):
-        if c == gone:
-            continue
         dx, dy = offsets.get(c, (0.0, 0.0))
         (u, v), = project(np.array([[centres[c][0] + dx, centres[c][1] + dy, 0.0]]))
         colour = (235, 235, 235) if c % 2 else (30, 30, 30)
@@ -60,23 +57,17 @@ def test_a_cell_under_a_hand_that_comes_back_as_it_was_is_not_touched() -> None:
     assert watch.update(frame({}, 3), project, heights, clear) == 0
 
 
-def _after_a_hand_over_20_and_21() -> TouchWatch:
-    """A watch that saw every cell hold a white stack, then a hand over cells 20 and 21."""
-    watch = TouchWatch(G.cell_centres_mm(), G.disc_radius_mm, G.thickness_mm)
-    clear = "w" * NUM_CELLS
-    hand = (1 << 20) | (1 << 21)
-    under = "".join("?" if (hand >> c) & 1 else ch for c, ch in enumerate(clear))
-    watch.update(frame({}, 1), project, [1] * NUM_CELLS, clear)
-    watch.update(frame({}, 2), project, [1] * NUM_CELLS, under)
-    return watch
-
-
 def _neighbours_under_a_hand(shaken: float, monkeypatch: object = None) -> int:
     """Cells 20 and 21 under one hand: 21 set down 3 mm off, its neighbour 20 only nudged
     (its look changes a little: what a tall stack set down beside it does to it)."""
-    return _after_a_hand_over_20_and_21().update(
-        frame({21: (2.5, -1.5), 20: (shaken, 0.0)}, 3), project, [1] * NUM_CELLS,
-        "w" * NUM_CELLS)
+    watch = TouchWatch(G.cell_centres_mm(), G.disc_radius_mm, G.thickness_mm)
+    heights = [1] * NUM_CELLS
+    clear = "w" * NUM_CELLS
+    hand = (1 << 20) | (1 << 21)
+    under = "".join("?" if (hand >> c) & 1 else ch for c, ch in enumerate(clear))
+    watch.update(frame({}, 1), project, heights, clear)
+    watch.update(frame({}, 2), project, heights, under)
+    return watch.update(frame({21: (2.5, -1.5), 20: (shaken, 0.0)}, 3), project, heights, clear)
 
 
 def test_a_neighbour_changed_far_less_than_the_stack_set_down_beside_it_was_only_shaken(
@@ -93,12 +84,3 @@ def test_a_neighbour_changed_far_less_than_the_stack_set_down_beside_it_was_only
         touch.SHAKEN = saved
     # two stacks both set down off their places under one hand are both touched
     assert _neighbours_under_a_hand(2.5) == (1 << 21) | (1 << 20)
-
-
-def test_a_stack_that_left_does_not_make_its_neighbour_only_shaken() -> None:
-    """Room game 118: K5 moved on to K4 beside it under one hand; the vacated K5 changed far
-    more than K4, which was then taken for shaken (and only J4 behind it left touched)."""
-    after = "w" * 21 + "." + "w" * 27
-    touched = _after_a_hand_over_20_and_21().update(
-        frame({20: (1.0, 0.0)}, 3, gone=21), project, [1] * NUM_CELLS, after)
-    assert touched & (1 << 20)

@@ -105,10 +105,8 @@ class TouchWatch:
                 if change is not None:
                     moved[out] = change
         for cell, change in moved.items():
-            # (a stack that left says nothing of its neighbours: room game 118, K5 onto K4
-            # beside it, and only J4 behind K4 was left touched)
             if not any(NEIGHBOURING[cell, d] and other >= SHAKEN * change
-                       and snapshot[d] != "." for d, other in moved.items()):
+                       for d, other in moved.items()):
                 self.touched |= 1 << cell
         self._frames[now] = (looks, key, seen)
         self._last_seen[seen] = now
