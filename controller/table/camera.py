@@ -264,7 +264,8 @@ class CameraEvidence:
 
 
 def unsettled(game: Game, d: Decision, pending: int, hidden: int = 0,
-              seen: Callable[[int], float] | None = None, fresh: int = 0) -> bool:
+              seen: Callable[[int], float] | None = None, fresh: int = 0,
+              flickered: int = 0) -> bool:
     """Whether a commit must wait for readings still settling where its first action may
     have gone: another landing cell of the moved stack, or another empty cell for a
     placement (a hand just leaving shows the landing cell a moment after the source: camera
@@ -278,10 +279,16 @@ def unsettled(game: Game, d: Decision, pending: int, hidden: int = 0,
 
     A move also waits while another landing cell of its stack shows what it shows for the first
     time since a hand left it (``fresh``): a stack grown under the hand, read at its old
-    height, shows its old top a moment (room game 112: E4, and E1H1 was committed for E1E4)."""
+    height, shows its old top a moment (room game 112: E4, and E1H1 was committed for E1E4).
+
+    A take-back waits while a cell its moves land on read empty in the last half second
+    (``flickered``): a vacated cell flickering a top is no landing (room game 123: C4,
+    vacated, read 'w' by turns, and C5D5 was rewritten as C5C4)."""
     first = next((m for m in d.moves if not m.is_pass), None)
     if d.kind != "commit" or first is None:
         return False
+    if d.back and any(m.target is not None and (flickered >> m.target) & 1 for m in d.moves):
+        return True
     cells = [m.target for m in d.moves if m.source is None and m.target is not None]
     if first.source is None and len(cells) > 1 and seen is not None:
         last = max(seen(c) for c in cells)

@@ -191,6 +191,17 @@ class Debouncer:
             return float("inf")
         return c.dot
 
+    def flickered(self) -> int:
+        """Mask of the cells that read empty in the last ``stable`` seconds: what a cell
+        shows between its empty readings has not held long enough to be a landing (a vacated
+        cell flickering a top: room game 123)."""
+        if self._cells is None:
+            return 0
+        now, within = self._last or 0.0, self.timing.stable
+        return sum(1 << i for i, (c, ch) in enumerate(zip(self._cells, self._raw, strict=True))
+                   if ch == "." or c.dot is not None and c.run is not None
+                   and now - c.run < within - 1e-9)
+
     def flicker_empty(self, since: list[float]) -> list[float]:
         """``since`` (per cell, when it was first seen empty) with each cell that reads empty
         now taken back to its first empty reading since it last read otherwise for ``FLICKER``

@@ -118,13 +118,12 @@ class TableController:
         self.blocked = False  # True after undo/new: the table must match before inferring
         self.explanation = Explanation(IDLE)
         self.lift_source: int | None = None
-        self.gesture = 0
+        self.gesture = self._unreadable = 0
         self.suggested: int | None = None
         self._pick: int | None = None  # a cell chosen with confirm
         self._picks: list[int] = []  # the cells chosen so far for the current prompt
         self.message = self.status = ""
         self.finished = False
-        self._unreadable = 0
         self._choice_empty = 0  # cells already empty when the current prompt began
         self.sight = CameraEvidence()  # a hand held over a cell, a piece not named yet
         self.candidates = Candidates()  # the games the readings allow while a prompt is open
@@ -380,8 +379,8 @@ class TableController:
             d = in_order(self.game, d, self.sight.began(seen)) if self.colours else d
             near = (pending | self.debouncer.covered(self._t, HAND_PATIENCE)) & ~named
             if self.colours and (touches(self.game, d, near) or unsettled(
-                    self.game, d, pending, hidden, seen, self.debouncer.uncovered())
-                    or self.sight.out_of_turn(self.game, d)):
+                    self.game, d, pending, hidden, seen, self.debouncer.uncovered(),
+                    self.debouncer.flickered()) or self.sight.out_of_turn(self.game, d)):
                 d = Decision("wait")
                 self._resume = True  # a hand that stays: look again at each reading
             if self._cut and d.kind != "commit":

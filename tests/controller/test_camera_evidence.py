@@ -294,6 +294,23 @@ def test_a_commit_waits_while_another_landing_cell_still_settles() -> None:
     assert not unsettled(g, Decision("wait"), 1 << b)
 
 
+def test_a_rewrite_waits_while_its_landing_cell_flickers_empty() -> None:
+    """A take-back and another move in its place wait while the new landing cell has read
+    empty by turns: a vacated cell flickering a top is no landing (room game 123: C4, vacated,
+    read 'w' by turns, and C5D5 was rewritten as C5C4)."""
+    from controller.table.camera import unsettled
+    from controller.table.decision import Decision
+    from engine.move import Move
+
+    g, found = first(_two_adjacent_same_colour)
+    assert isinstance(found, tuple)
+    s, (a, _) = found
+    rewrite = Decision("commit", back=1, moves=(Move.step(s, a),))
+    assert unsettled(g, rewrite, 0, flickered=1 << a)
+    assert not unsettled(g, rewrite, 0, flickered=1 << s)
+    assert not unsettled(g, Decision("commit", moves=(Move.step(s, a),)), 0, flickered=1 << a)
+
+
 def test_the_reader_is_given_the_cut_off_stacks_still_standing() -> None:
     """A move that cuts stacks off: until the camera sees them taken away they stand, and the
     reader is told their heights (given 0 it read them '.', cleared them as taken away, and

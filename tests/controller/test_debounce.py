@@ -106,6 +106,19 @@ def test_the_first_reading_after_a_hand_is_marked_uncovered() -> None:
     assert d.uncovered() == 0
 
 
+def test_a_cell_that_read_empty_in_the_last_half_second_is_flickered() -> None:
+    d = Debouncer()
+    d.feed(0.0, A)
+    d.feed(1.0, A)
+    assert not d.flickered() & 1
+    for i in range(6):  # a vacated cell reading its old top by turns
+        d.feed(2.0 + i / 10, A if i % 2 else E)
+    assert d.flickered() & 1  # its top read, but its last empty reading 0.1 s ago
+    d.feed(3.0, A)
+    assert not d.flickered() & 1  # a top held half a second (since 2.5)
+    assert d.flickered() & 2  # (a cell that reads empty reads empty)
+
+
 def test_unknown_first_reading_waits_for_a_value() -> None:
     q = "?" + "." * 48
     out = run([(0.0, q), (1.0, A)], 5)
