@@ -215,10 +215,10 @@ class ColourModel:
         lit = (card >= 248.0) | (np.exp(means["w"][0] + board.shade) * card >= 240.0)
         # A black top's edges are steps between dark surfaces: smaller in white units.
         has_rim = {k: rim >= (th.rim_dark if k == "b" else th.rim) for k in PIECES}
-        no_print, (self.print_template, self.print_strength), shown = print_absent(
+        no_print, (self.print_template, self.print_strength), diag = print_absent(
             s, ~occupied & usable & (de <= th.empty), self.print_template, self.print_strength, th)
-        if self.debug is not None and shown is not None:
-            self.debug["print"] = shown
+        if self.debug is not None and diag is not None:
+            self.debug["print"] = diag
         print_shows = (np.zeros(NUM_CELLS, bool) if s.print_missing is None
                        else np.nan_to_num(s.print_missing, nan=1.0) < 0.4)
         # An expected top that shows its whole disc (a strong edge all round, an even face of

@@ -42,7 +42,7 @@ def outline_bare(profile: np.ndarray | None, c: int, known: np.ndarray, empties:
 
 def print_absent(s: CellSamples, examples: np.ndarray, kept: np.ndarray | None,
                  kept_strength: float, th: Thresholds
-                 ) -> tuple[np.ndarray, tuple[np.ndarray | None, float], tuple | None]:
+                 ) -> tuple[np.ndarray, tuple[np.ndarray | None, float], tuple[object, ...] | None]:
     """Cells where the board's own print (learned from this frame's ``examples`` of empty
     cells, or ``kept`` from earlier frames with its strength) does not show: something lies
     over the board there. Also the print to keep, and (score, template, strength) for
