@@ -335,15 +335,16 @@ class ColourModel:
                 # Where the base is out of sight (behind a neighbour) or crossed by print, a
                 # top that is the empty board closely and no piece at all is bare too, unless
                 # the base shows a piece; and one with no disc edge that is a piece far less
-                # than the board, or no edge at all, whatever its base and print show (room
-                # games 101: vacated B4, its base and print behind a tall C4, read w and '?'
-                # by turns; 109: vacated J2 on white card, '?' for 20 s).
+                # than the board, or no edge at all, whatever its base shows, and its print
+                # where a taller neighbour hides some of it (room games 101: vacated B4, base
+                # and print behind a tall C4, read w and '?' by turns; 109: vacated J2 on
+                # white card, '?' for 20 s; not beside a hand: 136's D3 read '.' by turns).
                 edgeless = (de[c] <= 0.25 * th.empty and rim[c] < 2 * bars[c] and (
                     best > de[c] + th.margin or rim[c] < 0.5 * bars[c]))
                 bare = edgeless or de[c] <= 0.25 * th.empty and best > th.unknown and not (
                     base_dp[c] <= th.unknown and base_dp[c] < base_de[c])
                 looks_empty = ((base_de[c] <= th.empty or bare) and de[c] <= th.empty
-                               and (not no_print[c] or edgeless))
+                               and (not no_print[c] or edgeless and m.hidden[c] > 0))
                 # Where the empty board and a piece both fit well and a disc edge shows, the
                 # position's prior decides: the stack is there (ivory on cream, black on felt).
                 fits = piece_ok and has_rim[k][c] and (best <= 0.5 * th.unknown or (
