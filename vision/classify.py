@@ -293,9 +293,9 @@ class ColourModel:
                  & (np.nan_to_num(moved) >= 1.0) & (rim >= 4.0 * bars))
         # A colour that left the cell's own range far, toward a piece's, is tinted too (a
         # white top on a pale board of its brightness, nearly its tint: outside game 5's G4).
-        bare = ~occupied & usable & (m.hidden <= 0.0) & (board.disturbed == 0) & ~no_print
+        plain_empty = ~occupied & usable & (m.hidden <= 0.0) & (board.disturbed == 0) & ~no_print
         tinted = tinted | (placing(heights) & (heights is not None) & departed(
-            self.departures, m, empty_s, means, orders[:, 0], board.shade, bare, still,
+            self.departures, m, empty_s, means, orders[:, 0], board.shade, plain_empty, still,
             s.anchor, th))
         for c in range(NUM_CELLS):
             # Which piece: the most likely (a wide class pays for its width); whether any: the
@@ -491,7 +491,7 @@ class ColourModel:
         if heights is not None and not heights.any() and all(x == "." for x in labels):
             self._learn_empty_board(m, board, usable)
         if heights is not None and still:
-            self.departures.remember(m.raw, np.array([x == "." for x in labels]) & bare,
+            self.departures.remember(m.raw, np.array([x == "." for x in labels]) & plain_empty,
                                      s.anchor)
             # The stacks as this frame shows them (a new piece it read is there already).
             shown = np.where(occupied, heights, np.array([x in PIECES for x in labels]))
