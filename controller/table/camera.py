@@ -45,6 +45,8 @@ HOLD = 0.4
 #: 20: G2 for 0.4 s became a placement), the first black piece of outside game 8 read '?'
 #: for 3.4 s.
 LONE = 2.0
+#: Seconds a cell may read '?' and still be a hand over it (longer: a cell misread).
+HAND_SPELL = 3.0
 
 
 def _near(mask: int) -> int:
@@ -76,6 +78,8 @@ class CameraEvidence:
         self._touched = 0  # the stacks seen moved before the hand came
         self._was_touched = 0  # the camera's moved stacks at the last reading
         self._fresh = 0  # stacks seen moved since the last commit (and not covered since)
+        self._clear = 0  # ... of those, the ones first seen moved with no hand over the board
+        self._dark = [_INF] * NUM_CELLS  # per cell, since when it reads '?' without a break
         #: Whether the board differs from the committed game by the prompted move's source
         #: alone (set by the controller with the prompt): no other action happened since.
         self.alone = False
@@ -143,7 +147,14 @@ class CameraEvidence:
                 # a top read at last after a spell of '?': since the hand came too (outside
                 # camera game 5: E1 read '?' for 3 s, '.' under the hand placing D1, then w)
                 filled[c] = hand[c]
-        self._fresh = (self._fresh | (touched & ~self._was_touched)) & touched
+        dark = self._dark
+        for c, ch in enumerate(board):
+            dark[c] = min(dark[c], t) if ch == "?" else _INF
+        new = touched & ~self._was_touched
+        self._fresh = (self._fresh | new) & touched
+        # (a cell unreadable for seconds is misread, not a hand)
+        a_hand = any(t - HAND_SPELL < since <= t for since in dark)
+        self._clear = (self._clear | (0 if a_hand else new)) & touched
         self._was_touched = touched
         if watch and not self._asked:
             self._asked, self._asked_at = settled, t
@@ -154,8 +165,11 @@ class CameraEvidence:
             # (and only where no other standing stack moved meanwhile, a blinking cell the
             # hand shook and the true landing read wrong: outside game 11's E4; and where the
             # board shows that move alone: the landing of a later action is no answer, simulated
-            # camera session 118's D1D2 for G3H4)
-            landed = watch & self._fresh
+            # camera session 118's D1D2 for G3H4; and only a stack first seen moved with no hand
+            # over the board: an arm shades, and the camera's exposure moves, the look of
+            # stacks it does not touch, room game 104: H1 read moved as the next player's hand
+            # came, 4 s after I2's stack landed on I3, and I2H1 was committed)
+            landed = watch & self._clear
             standing = self._fresh & ~watch & ~sum(
                 1 << c for c, ch in enumerate(board) if ch == ".")
             if self.alone and landed and not landed & (landed - 1) and not standing:
@@ -237,7 +251,7 @@ class CameraEvidence:
         """An action was committed or taken back: the answer was about the one before."""
         self.answer = 0
         self._asked = ""
-        self._fresh = 0
+        self._fresh = self._clear = 0
         self._held.clear()
         self._under = self._odd = self._hid = 0
         self._hand = [_INF] * NUM_CELLS

@@ -420,3 +420,27 @@ def test_the_landing_seen_moved_answers_the_prompt_as_it_begins() -> None:
     ev.observe(0, 0, (1 << 11) | (1 << 30), 0.2, board, board)
     ev.observe(watch, 0, (1 << 11) | (1 << 30), 0.8, board, board)
     assert ev.answer == 0
+
+
+def test_a_stack_seen_moved_while_a_hand_is_over_the_board_is_no_landing() -> None:
+    """An arm shades the stacks round it and moves the camera's exposure: a stack first seen
+    moved while a hand is over the board may be the light, not the landing (room game 104:
+    H1 read moved as the next player's hand came, 4 s after I2's stack landed on I3, and
+    I2H1 was committed). A cell unreadable for seconds is misread, not a hand."""
+    watch = (1 << 10) | (1 << 11)
+    board = "w" * 30 + "." + "w" * 18  # cell 30: the source, now empty
+    handed = board[:3] + "?" + board[4:]  # the next player's hand over cell 3
+    ev = CameraEvidence()
+    ev.alone = True
+    ev.observe(0, 0, 0, 0.0, board, board)
+    ev.observe(0, 1 << 3, 1 << 11, 0.2, handed, board)  # 11 read moved under another hand
+    ev.observe(watch, 1 << 3, 1 << 11, 0.8, handed, board)  # the prompt begins
+    assert ev.answer == 0
+    # the same with cell 3 misread '?' for seconds (no hand): the landing answers
+    ev = CameraEvidence()
+    ev.alone = True
+    for i in range(20):
+        ev.observe(0, 1 << 3, 0, 0.2 * i, handed, board)
+    ev.observe(0, 1 << 3, 1 << 11, 4.2, handed, board)
+    ev.observe(watch, 1 << 3, 1 << 11, 4.8, handed, board)
+    assert ev.answer == 1 << 11
