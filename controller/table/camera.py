@@ -135,8 +135,11 @@ class CameraEvidence:
         the reading, ``settled`` the stable board. When a hand that came over or beside a
         watched cell has gone from every watched cell and its neighbours, the cell it
         answered (if any) is kept as that action's landing (:meth:`keep`)."""
-        filled, hand = self.filled, self._hand
+        filled, hand, dark = self.filled, self._hand, self._dark
+        a_hand = False  # a cell unreadable for seconds is misread, not a hand
         for c, ch in enumerate(board):
+            dark[c] = min(dark[c], t) if ch == "?" else _INF
+            a_hand = a_hand or ch == "?" and t - dark[c] < HAND_SPELL
             if ch == ".":
                 if filled[c] < hand[c]:
                     hand[c] = filled[c]
@@ -147,13 +150,8 @@ class CameraEvidence:
                 # a top read at last after a spell of '?': since the hand came too (outside
                 # camera game 5: E1 read '?' for 3 s, '.' under the hand placing D1, then w)
                 filled[c] = hand[c]
-        dark = self._dark
-        for c, ch in enumerate(board):
-            dark[c] = min(dark[c], t) if ch == "?" else _INF
         new = touched & ~self._was_touched
         self._fresh = (self._fresh | new) & touched
-        # (a cell unreadable for seconds is misread, not a hand)
-        a_hand = any(t - HAND_SPELL < since <= t for since in dark)
         self._clear = (self._clear | (0 if a_hand else new)) & touched
         self._was_touched = touched
         if watch and not self._asked:
