@@ -24,8 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 
-from controller.table.catchup import Hypothesis
-from controller.table.decision import Decision
+from controller.table.catchup import Hypothesis, cells_of
+from controller.table.debounce import Debouncer
+from controller.table.decision import Decision, touches
 from engine.game import Game
 from engine.geometry import NEIGHBOUR_MASKS, NUM_CELLS, iter_cells, spread
 from engine.move import Move
@@ -47,6 +48,10 @@ HOLD = 0.4
 LONE = 2.0
 #: Seconds a cell may read '?' and still be a hand over it (longer: a cell misread).
 HAND_SPELL = 3.0
+#: Seconds after the lifting hand left the board before a stack the camera did not see land is
+#: taken to have landed where it cannot be seen: a lifted stack is held in the air, off the
+#: board, now and then (room game 120: D2's stack 1.9 s out of sight, then set on C2).
+AIR = 3.0
 
 
 def _near(mask: int) -> int:
@@ -79,6 +84,9 @@ class CameraEvidence:
         self._was_touched = 0  # the camera's moved stacks at the last reading
         self._fresh = 0  # stacks seen moved since the last commit (and not covered since)
         self._clear = 0  # ... of those, the ones first seen moved with no hand over the board
+        self._moved = 0  # stacks first seen moved since the last commit (kept when still)
+        self._touch = False  # the camera tells moved stacks (a recording may not say)
+        self._hand_at = -_INF  # the last reading with a hand over the board
         self._dark = [_INF] * NUM_CELLS  # per cell, since when it reads '?' without a break
         #: Whether the board differs from the committed game by the prompted move's source
         #: alone (set by the controller with the prompt): no other action happened since.
@@ -136,10 +144,10 @@ class CameraEvidence:
         watched cell has gone from every watched cell and its neighbours, the cell it
         answered (if any) is kept as that action's landing (:meth:`keep`)."""
         filled, hand, dark = self.filled, self._hand, self._dark
-        a_hand = False  # a cell unreadable for seconds is misread, not a hand
+        a_hand = 0  # cells under a hand (one unreadable for seconds is misread)
         for c, ch in enumerate(board):
             dark[c] = min(dark[c], t) if ch == "?" else _INF
-            a_hand = a_hand or ch == "?" and t - dark[c] < HAND_SPELL
+            a_hand += ch == "?" and t - dark[c] < HAND_SPELL
             if ch == ".":
                 if filled[c] < hand[c]:
                     hand[c] = filled[c]
@@ -151,6 +159,9 @@ class CameraEvidence:
                 # camera game 5: E1 read '?' for 3 s, '.' under the hand placing D1, then w)
                 filled[c] = hand[c]
         new = touched & ~self._was_touched
+        self._hand_at = t if a_hand > 1 else self._hand_at  # (one cell: a flicker, maybe)
+        self._moved |= new
+        self._touch = self._touch or bool(touched)
         self._fresh = (self._fresh | new) & touched
         self._clear = (self._clear | (0 if a_hand else new)) & touched
         self._was_touched = touched
@@ -249,10 +260,80 @@ class CameraEvidence:
         """An action was committed or taken back: the answer was about the one before."""
         self.answer = 0
         self._asked = ""
-        self._fresh = self._clear = 0
+        self._fresh = self._clear = self._moved = 0
         self._held.clear()
         self._under = self._odd = self._hid = 0
         self._hand = [_INF] * NUM_CELLS
+
+    def held(self, game: Game, d: Decision, readings: Debouncer, hidden: int, named: int,
+             t: float, chosen: int, diff: int) -> Decision:
+        """Commit ``d`` as far as what the camera sees lets it: a wait while a hand is next
+        to what it changes (a sleeve reads like a piece: camera game 3, a white sleeve on D2
+        read w, and as the hand left C1C2 was rewritten as C1D2), while readings still settle
+        where it may have gone (:func:`unsettled`), or while pieces were seen in another
+        order than the turns (:meth:`out_of_turn`); without its last move while that stack
+        may still be in the air (:meth:`in_air`; ``chosen``: the cells the players answered a
+        prompt with; ``diff``: the cells that read otherwise than the committed game).
+        ``named``: cells read '?' that :meth:`placement` named."""
+        if d.kind != "commit":
+            return d
+        pending = readings.pending
+        near = (pending | readings.covered(t, HAND_SPELL)) & ~named
+        if touches(game, d, near) or unsettled(
+                game, d, pending, hidden, readings.seen_since, readings.uncovered(),
+                readings.flickered()) or self.out_of_turn(game, d):
+            return Decision("wait")
+        if d.back and self._unseen(game, d, d.back):
+            return Decision("wait")
+        last = self.in_air(game, d, t, chosen, diff)
+        if last is None:
+            return d
+        if any(not m.is_pass for m in d.moves[:last]):
+            return replace(d, moves=d.moves[:last])
+        return Decision("wait")
+
+    def in_air(self, game: Game, d: Decision, t: float, chosen: int = 0,
+               diff: int = 0) -> int | None:
+        """The index of commit ``d``'s last move when its stack may still be in the hand: it
+        lands on a top of its own colour (the camera sees no landing), the camera did not see
+        that stack moved, the players did not choose it, nothing changed on the board but
+        what ``d`` explains (``diff``: the cells that read otherwise than the committed game;
+        a later action says it landed: the players do not wait, outside camera game lit-1's
+        next player came 0.8 s after A3C5 landed on C5 unseen), and a hand was over the board
+        less than ``AIR`` seconds ago (room game 120: D2's stack lifted, carried over the
+        board and held off it, 3.2 s in all; D2D1 was committed, and it came down on C2)."""
+        if d.kind != "commit" or d.back or t - self._hand_at >= AIR or not self._touch:
+            return None
+        last = max((i for i, m in enumerate(d.moves) if not m.is_pass), default=None)
+        if last is None or ((self.answer | chosen) >> (d.moves[last].target or 0)) & 1:
+            return None
+        g, explained = game.copy(), 1 << (d.moves[last].source or 0)
+        for m in d.moves[:last]:
+            explained |= g.push(m) | cells_of(m)
+        if diff & ~explained or not self._unseen(g, replace(d, moves=d.moves[last:]), 0):
+            return None
+        return last
+
+    def _unseen(self, game: Game, d: Decision, back: int) -> bool:
+        """Whether ``d``'s first move (after taking back ``back`` actions from ``game``) lands
+        a stack on a top of its own colour that the camera did not see moved since the last
+        commit: nothing the camera saw says it landed there. A take-back that rewrites a move
+        onto such a landing waits (room game 120: D2C2, seen land, rewritten as D2D1 when
+        D3, vacated by the next move onto C2, read 'w')."""
+        if not self._touch:
+            return False
+        move = next((m for m in d.moves if not m.is_pass), None)
+        if move is None or move.source is None or move.target is None or (
+                self._moved >> move.target) & 1:
+            return False
+        g = game.copy()
+        for _ in range(back):
+            while g.move_stack and g.move_stack[-1].is_pass:
+                g.pop()
+            if g.move_stack:
+                g.pop()
+        top = g.stack(move.target)
+        return bool(top) and top[-1] == g.stack(move.source)[-1]
 
     def began(self, seen: Callable[[int], float]) -> Callable[[int], float]:
         """When each cell began to fill: when the hand came over it, where the camera saw

@@ -14,11 +14,11 @@ from typing import Any
 
 from controller.i18n import Msg, status_line
 from controller.table import guide
-from controller.table.camera import CameraEvidence, in_order, phantoms, unsettled
+from controller.table.camera import CameraEvidence, in_order, phantoms
 from controller.table.candidates import Candidates
 from controller.table.catchup import Limits, Result
 from controller.table.debounce import Debouncer, Timing
-from controller.table.decision import Decision, decide, lands, touches
+from controller.table.decision import Decision, decide, lands
 from controller.table.expected import Expected, empty_mask, has_colours, strip_colours
 from controller.table.inference import IDLE, LIFTED, MISMATCH, WAIT, Explanation
 from controller.table.journaling import JournalLike, unfinished
@@ -30,8 +30,6 @@ from engine.move import PASS, Move
 from hardware.events import ButtonEvent, SensorEvent, SnapshotEvent, StatusEvent
 
 _INF, _MAX_CHAIN = float("inf"), 100
-#: A cell unreadable for longer than this (seconds) is misread, not under a passing hand.
-HAND_PATIENCE = 3.0
 
 
 class TableController:
@@ -375,14 +373,13 @@ class TableController:
             # with a camera a commit waits while a hand is next to what it changes, and for
             # the readings there to settle: a sleeve reads like a piece (camera game 3: a white
             # sleeve on D2 read w, and as the hand left C1C2 was rewritten as C1D2)
-            pending, seen = self.debouncer.pending, self.debouncer.seen_since
-            d = in_order(self.game, d, self.sight.began(seen)) if self.colours else d
-            near = (pending | self.debouncer.covered(self._t, HAND_PATIENCE)) & ~named
-            if self.colours and (touches(self.game, d, near) or unsettled(
-                    self.game, d, pending, hidden, seen, self.debouncer.uncovered(),
-                    self.debouncer.flickered()) or self.sight.out_of_turn(self.game, d)):
-                d = Decision("wait")
-                self._resume = True  # a hand that stays: look again at each reading
+            if self.colours:
+                d = in_order(self.game, d, self.sight.began(self.debouncer.seen_since))
+                chosen = sum(1 << c for c in self._picks) | self.gesture
+                held = self.sight.held(self.game, d, self.debouncer, hidden, named, self._t,
+                                       chosen, diff)
+                self._resume = self._resume or held is not d  # look again at each reading
+                d = held
             if self._cut and d.kind != "commit":
                 # a search was cut by its node bound: decide() made that a mismatch (or a
                 # wait), never a guess; a new reading goes on from here, the same reading too

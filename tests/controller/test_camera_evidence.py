@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 from table_helpers import board
-from test_catchup import at, first, same_colour_targets
+from test_catchup import _one_same_colour, at, first, same_colour_targets
 
 from controller.table.camera import CameraEvidence
 from controller.table.inference import LIFTED
 from controller.table.session import TableController
 from engine.game import Game
-from engine.geometry import CELL_NAMES, NEIGHBOUR_MASKS, iter_cells, parse_cell
+from engine.geometry import CELL_NAMES, NEIGHBOUR_MASKS, iter_cells, parse_cell, spread
 from engine.move import Move
 from hardware.events import SnapshotEvent
 
@@ -444,3 +444,76 @@ def test_a_stack_seen_moved_while_a_hand_is_over_the_board_is_no_landing() -> No
     ev.observe(0, 1 << 3, 1 << 11, 4.2, handed, board)
     ev.observe(watch, 1 << 3, 1 << 11, 4.8, handed, board)
     assert ev.answer == 1 << 11
+
+
+def _held_aloft() -> tuple[Camera, Game, int, int, int, str]:
+    """A camera table where a stack was lifted under a hand, and the hand left without
+    setting it down anywhere the camera can see: its one same-colour destination ``d`` would
+    look just so, ``o`` would show its top."""
+    g, found = first(_one_same_colour)
+    assert isinstance(found, tuple)
+    s, d, o = found
+    cam = Camera(TableController(game=g, colours=True))
+    full = board(g, True)
+    near = 1 << s | 1 << d | 1 << o
+    elsewhere = next(c for c in iter_cells(g.occupied) if not (near | spread(near)) >> c & 1)
+    cam.frames(full, 1.0, touched=1 << elsewhere)  # a camera that tells moved stacks
+    cam.frames(hide(full, (1 << s) | NEIGHBOUR_MASKS[s]), 0.6)  # the hand lifts it
+    lifted = at(full, s, ".")
+    cam.frames(lifted, 1.6)  # the hand is gone, off the board with the stack
+    return cam, g, s, d, o, lifted
+
+
+def test_a_stack_that_may_still_be_in_the_air_is_not_committed_where_no_landing_shows() -> None:
+    """A lifted stack held off the board: the board then reads as if it had landed on its
+    one same-colour destination. The hand that lifted it left a moment ago and none came
+    since: it waits; the hand comes back and sets it down elsewhere (room game 120: D2D1 was
+    committed while D2's stack was held 1.9 s out of sight, then set down on C2)."""
+    cam, g, s, d, o, lifted = _held_aloft()
+    assert cam.ctl.game.ply == g.ply  # not committed: it may be in the air
+    cam.frames(hide(lifted, (1 << o) | NEIGHBOUR_MASKS[o]), 0.4)  # the hand sets it on o
+    cam.frames(at(lifted, o, g.turn), 1.0)
+    assert cam.ctl.actions[-1] == CELL_NAMES[s] + CELL_NAMES[o]
+
+
+def test_a_stack_unseen_landing_is_committed_once_the_hand_stays_away() -> None:
+    """No hand for seconds after the lift, or the next player's stack lifted (the players do
+    not wait: outside camera game lit-1): the stack came down where the camera cannot see it
+    land."""
+    cam, g, s, d, o, lifted = _held_aloft()
+    cam.frames(lifted, 1.6)
+    assert cam.ctl.actions[-1] == CELL_NAMES[s] + CELL_NAMES[d]
+    cam, g, s, d, o, lifted = _held_aloft()
+    after = g.copy()
+    after.push(Move(s, d))
+    near = 1 << s | 1 << d | 1 << o
+    nxt = next(c for c in iter_cells(after.movable())
+               if not (NEIGHBOUR_MASKS[c] | 1 << c) & (near | spread(near)))
+    cam.frames(hide(lifted, (1 << nxt) | NEIGHBOUR_MASKS[nxt]), 0.4)  # the next player's hand
+    cam.frames(at(lifted, nxt, "."), 1.0)
+    assert cam.ctl.actions[-1] == CELL_NAMES[s] + CELL_NAMES[d]
+
+
+def test_a_rewrite_onto_a_landing_nothing_was_seen_at_waits() -> None:
+    """A move seen land on a cell whose top turned the mover's colour; later that cell reads
+    its old top again (a later move's piece read on it, the next move's vacated source still
+    read as a piece: room game 120). Only a take-back onto the one destination that already
+    showed the mover's colour explains it: with a camera that tells moved stacks and saw none
+    there, it waits; once that stack is seen moved, it is the players' correction."""
+    g, found = first(_one_same_colour)
+    assert isinstance(found, tuple)
+    s, d, o = found
+    full = board(g, True)
+    near = 1 << s | 1 << d | 1 << o
+    elsewhere = next(c for c in iter_cells(g.occupied) if not (near | spread(near)) >> c & 1)
+    landed = at(at(full, s, "."), o, g.turn)
+    for seen in (0, 1 << d):
+        cam = Camera(TableController(game=g, colours=True))
+        cam.frames(full, 1.0, touched=1 << elsewhere)  # a camera that tells moved stacks
+        cam.frames(hide(full, (1 << s) | NEIGHBOUR_MASKS[s]), 0.6)
+        cam.frames(hide(landed, (1 << o) | NEIGHBOUR_MASKS[o]), 0.4)
+        cam.frames(landed, 1.0, touched=1 << o)
+        assert cam.ctl.actions[-1] == CELL_NAMES[s] + CELL_NAMES[o]
+        cam.frames(at(full, s, "."), 2.0, touched=1 << o | seen)
+        want = CELL_NAMES[s] + CELL_NAMES[d if seen else o]
+        assert cam.ctl.actions[-1] == want, seen
