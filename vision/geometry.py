@@ -23,6 +23,9 @@ DEFAULT_MARKERS: dict[int, tuple[float, float]] = {
     2: (6.2, 2.8),
     3: (-6.2, 2.8),
 }
+#: Where the table's LED for a space glows through the board (the build guide's holes): this far
+#: from the space's centre toward row 1 (-y).
+LED_HOLE_MM = 19.0
 DICTIONARIES = ("DICT_4X4_50", "DICT_4X4_100", "DICT_5X5_50", "DICT_6X6_50")
 
 
@@ -69,6 +72,10 @@ class BoardGeometry:
     def cell_centres_mm(self) -> np.ndarray:
         """(49, 2) centres of the cells in canonical order."""
         return np.array([board_xy(c, self.pitch_mm) for c in range(NUM_CELLS)], dtype=np.float64)
+
+    def led_holes_mm(self) -> np.ndarray:
+        """(49, 2) board mm of the LED holes, one a space (``LED_HOLE_MM`` toward row 1)."""
+        return np.asarray(self.cell_centres_mm() + np.array([0.0, -LED_HOLE_MM]))
 
     def sheet_extent_mm(self) -> tuple[float, float]:
         """Half-width and half-height of the printed sheet: markers plus a quiet zone."""

@@ -40,6 +40,8 @@ _RIM_RADII = np.array([0.6, 0.8, 0.92, 1.04, 1.16, 1.35])
 #: radii from just inside a disc's footprint to short of the neighbours' (1.8 r < pitch - r).
 _PRINT_ANGLES = np.radians(np.arange(0, 360, 30))
 _PRINT_RADII = np.arange(0.55, 1.81, 0.07)
+#: How far an LED's halo tints the board round its hole (mm): the profiles it may change.
+LED_HALO_MM = 8.0
 #: Board points derived from a geometry (marker whites, points between the cells), by repr.
 _POINTS: dict[str, tuple[tuple[np.ndarray, dict[int, list[int]]],
                          tuple[np.ndarray, list[list[int]]]]] = {}
@@ -263,7 +265,8 @@ class BoardReader:
         return (CellSamples(cells, valid, white, inter_col, inter_white, self._inter_of, known,
                             base, base_valid, rim, ring, ring_valid, profile,
                             anchor=uv[n3:nb:kb], new_top=new_top if len(fresh) else None,
-                            new_top_valid=new_valid, rim_soft=soft), uv[:NUM_CELLS])
+                            new_top_valid=new_valid, rim_soft=soft,
+                            led_side=self._led_side()), uv[:NUM_CELLS])
 
     def _ring_open(self, pose: Pose, heights: Sequence[int], cells: np.ndarray) -> np.ndarray:
         """(len(cells), A): the directions of the print profiles round each of ``cells``
@@ -285,6 +288,26 @@ class BoardReader:
         if cached is not None:
             return cached
         out = self._radial(_PRINT_ANGLES, _PRINT_RADII, np.zeros(NUM_CELLS))
+        self._cache[key] = out
+        return out
+
+    def _led_side(self) -> np.ndarray:
+        """(49, A) the print profiles' directions an LED hole near the cell glows into: its
+        own (toward row 1) and its upper neighbours' (a hole within the profiles' reach and
+        its halo, and within the angle it spans there, plus half a direction)."""
+        key = "led_side"
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        r = self.geometry.disc_radius_mm
+        reach = _PRINT_RADII[-1] * r + LED_HALO_MM
+        d = self.geometry.led_holes_mm()[None, :, :] - self._centres[:, None, :]  # (49, 49, 2)
+        dist = np.linalg.norm(d, axis=2)
+        bearing = np.arctan2(d[..., 1], d[..., 0])
+        step = _PRINT_ANGLES[1] - _PRINT_ANGLES[0]
+        span = np.arcsin(np.minimum(1.0, LED_HALO_MM / np.maximum(dist, 1e-6))) + 0.5 * step
+        apart = np.abs(np.angle(np.exp(1j * (_PRINT_ANGLES[None, None, :] - bearing[..., None]))))
+        out = np.asarray(((dist <= reach)[..., None] & (apart < span[..., None])).any(axis=1))
         self._cache[key] = out
         return out
 

@@ -83,6 +83,9 @@ class CellSamples:
     #: resolution) spreads its step over more than the 1.7 mm between two samples. For the
     #: tops the position expects only: a sleeve's shading passes for a surprise piece's edge.
     rim_soft: np.ndarray | None = None
+    #: (49, A) the directions of ``ring`` an LED hole glows into (the cell's own, toward row
+    #: 1, and its two upper neighbours'): a lit or dimmed LED changes the board's look there.
+    led_side: np.ndarray | None = None
 
 
 def rim_profile(vals: np.ndarray, white: np.ndarray, angles: int, radii: int) -> np.ndarray:
@@ -94,17 +97,15 @@ def rim_profile(vals: np.ndarray, white: np.ndarray, angles: int, radii: int) ->
     return np.asarray(lum - lum[:, :, :2].mean(axis=(1, 2))[:, None, None])
 
 
-def ring_change(ring: np.ndarray, valid: np.ndarray, old: np.ndarray, old_valid: np.ndarray,
-                inner: int = 8, outer: int = 12, least: int = 8
-                ) -> tuple[np.ndarray, np.ndarray]:
-    """How much each cell's board around its centre (``ring``, z = 0) changed since ``old``
-    (the same points when the cell was last seen empty): per direction, the mean absolute
-    change of log brightness over the inner radii (where a piece stands: its top, side wall
-    and edge), relative to the change on the same cell's outer radii (the board beyond the
-    piece: the light's own change, a shadow over the whole cell), each point against the
-    nearest of its old radius and the two beside it (the pose moves a printed line by a
-    pixel). Returns per cell the median over the directions in view and the share of them
-    that changed by 0.08 or more (nan where fewer than ``least`` directions are in view)."""
+def ring_steps(ring: np.ndarray, valid: np.ndarray, old: np.ndarray, old_valid: np.ndarray,
+               inner: int = 8, outer: int = 12) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell and direction, how much the board round the cell's centre (``ring``, z = 0)
+    changed since ``old`` (the same points when the cell was last seen empty): the mean
+    absolute change of log brightness over the inner radii (where a piece stands: its top,
+    side wall and edge), relative to the change on the same cell's outer radii (the board
+    beyond the piece: the light's own change, a shadow over the whole cell), each point
+    against the nearest of its old radius and the two beside it (the pose moves a printed
+    line by a pixel). Returns (49, A) changes and where both profiles were in view."""
     cur = np.log(ring + 4.0)
     prev = np.log(old + 4.0)
     ok = valid & old_valid  # (49, A)
@@ -121,10 +122,23 @@ def ring_change(ring: np.ndarray, valid: np.ndarray, old: np.ndarray, old_valid:
     hi = np.abs(cur[:, :, 0:inner] - prev[:, :, 1:inner + 1] - ref)  # old radius one more
     d[:, :, 1:] = np.minimum(d[:, :, 1:], lo)
     d = np.minimum(d, hi)
-    per = d.mean(axis=2)  # (49, A)
+    return d.mean(axis=2), ok
+
+
+#: A direction of a cell's ring changed clearly (``ring_steps``): a piece's edge is there.
+RING_CHANGED = 0.08
+
+
+def ring_change(ring: np.ndarray, valid: np.ndarray, old: np.ndarray, old_valid: np.ndarray,
+                inner: int = 8, outer: int = 12, least: int = 8
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """How much each cell's board around its centre changed since ``old`` (``ring_steps``):
+    per cell the median over the directions in view and the share of them that changed by
+    ``RING_CHANGED`` or more (nan where fewer than ``least`` directions are in view)."""
+    per, ok = ring_steps(ring, valid, old, old_valid, inner, outer)
     n = ok.sum(axis=1)
     med = _median(per, ok, np.nan)
-    share = np.where(ok, per >= 0.08, False).sum(axis=1) / np.maximum(n, 1)
+    share = np.where(ok, per >= RING_CHANGED, False).sum(axis=1) / np.maximum(n, 1)
     enough = n >= least
     return np.where(enough, med, np.nan), np.where(enough, share, np.nan)
 

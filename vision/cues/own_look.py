@@ -13,7 +13,15 @@ import numpy as np
 
 from engine.geometry import NUM_CELLS, board_xy
 from vision.cues.colour_dist import NEIGHBOURING, WITHIN_TWO
-from vision.sampling import CellSamples, Thresholds, _median, features, ring_change
+from vision.sampling import (
+    RING_CHANGED,
+    CellSamples,
+    Thresholds,
+    _median,
+    features,
+    ring_change,
+    ring_steps,
+)
 
 
 def _toward(directions: int) -> np.ndarray:
@@ -203,6 +211,17 @@ class CellLooks:
         # stack changes every direction in view by 0.16 or more.
         out[cells] |= (ok & (np.rint(np.nan_to_num(share) * n) == 1) & (n >= BARE_LEAST + 2)
                        & sure[cells])
+        if s.led_side is not None:
+            # Directions changed only where an LED glows into them (its own hole toward row 1,
+            # its upper neighbours'): the table's LEDs lit otherwise than when the look was
+            # kept, and 4 directions or more unchanged (room game 122: vacated A1 changed
+            # toward its own hole alone, 3 of 9, and read 'w' on paper; 102: G2 toward F3's).
+            per, both = ring_steps(s.ring[cells], seen, look[cells], valid[cells])
+            changed = both & (per >= RING_CHANGED)
+            lit = changed & s.led_side[cells]
+            out[cells] |= (ok & (n >= BARE_LEAST) & lit.any(axis=1)
+                           & ~(changed & ~lit).any(axis=1)
+                           & ((n - changed.sum(axis=1)) >= 4) & sure[cells])
         return out
 
     def remember(self, s: CellSamples, empty: np.ndarray, moved: np.ndarray,

@@ -14,9 +14,9 @@ import cv2
 import numpy as np
 
 from engine.geometry import NUM_CELLS
-from vision.geometry import BoardGeometry
+from vision.geometry import LED_HOLE_MM, BoardGeometry
 
-HOLE_OFFSET_MM = 19.0  # from the space's centre toward row 1 (-y)
+HOLE_OFFSET_MM = LED_HOLE_MM  # from the space's centre toward row 1 (-y)
 HOLE_RADIUS_MM = 2.5
 HALO_MM = 7.0  # the halo's spread on the board (Gaussian sigma)
 SPOT_GAIN = 4.0  # the hole's glow against the LED's colour after brightness
@@ -27,7 +27,7 @@ BOARD_W, SIDE_W, TOP_W, HAND_W = 1.0, 1.1, 0.2, 0.1
 
 def hole_centres_mm(geometry: BoardGeometry) -> np.ndarray:
     """(49, 2) board mm of the LED holes."""
-    return np.asarray(geometry.cell_centres_mm() + np.array([0.0, -HOLE_OFFSET_MM]))
+    return geometry.led_holes_mm()
 
 
 def _project(k: np.ndarray, rot: np.ndarray, t: np.ndarray, pts: np.ndarray) -> np.ndarray:
