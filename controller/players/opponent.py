@@ -34,6 +34,7 @@ from controller.players.player import (
 )
 from controller.players.seats import make_seat
 from controller.remote.seat import RemoteSeat, is_remote
+from controller.table.decision import taken_back
 from controller.table.inference import LIFTED, MISMATCH
 from engine.analysis import Analysis, analyse
 from engine.errors import DvonnError
@@ -277,12 +278,7 @@ class Opponent:
         game = ctl.game
         g = game
         if back:
-            g = game.copy()
-            for _ in range(back):
-                while g.move_stack and g.move_stack[-1].is_pass:
-                    g.pop()
-                if g.move_stack:
-                    g.pop()
+            g = taken_back(game, back)
         elif self.computer(game) is not None and self._pending_at != self._key(game):
             self.update(ctl)  # a person was quicker than the first event after the last action
         for i, move in enumerate(moves):

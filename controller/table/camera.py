@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from controller.table.catchup import Hypothesis, cells_of
 from controller.table.debounce import Debouncer
-from controller.table.decision import Decision, touches
+from controller.table.decision import Decision, taken_back, touches
 from engine.game import Game
 from engine.geometry import NEIGHBOUR_MASKS, NUM_CELLS, iter_cells, spread
 from engine.move import Move
@@ -326,12 +326,7 @@ class CameraEvidence:
         if move is None or move.source is None or move.target is None or (
                 self._moved >> move.target) & 1:
             return False
-        g = game.copy()
-        for _ in range(back):
-            while g.move_stack and g.move_stack[-1].is_pass:
-                g.pop()
-            if g.move_stack:
-                g.pop()
+        g = taken_back(game, back)
         top = g.stack(move.target)
         return bool(top) and top[-1] == g.stack(move.source)[-1]
 

@@ -154,6 +154,18 @@ def lands(d: Decision, cell: int, by_source: bool) -> bool:
     return (first.source if by_source else first.target) == cell
 
 
+def taken_back(game: Game, n: int) -> Game:
+    """A copy of ``game`` with its last ``n`` actions taken back, each with the forced passes
+    after it."""
+    g = game.copy()
+    for _ in range(n):
+        while g.move_stack and g.move_stack[-1].is_pass:
+            g.pop()
+        if g.move_stack:
+            g.pop()
+    return g
+
+
 def touches(game: Game, d: Decision, cells: int) -> bool:
     """Whether a commit changes a stack at or next to one of ``cells`` (a commit is held back
     while such a cell is not settled: a sleeve or a hand over it can read like a piece, and
