@@ -48,9 +48,9 @@ HOLD = 0.4
 LONE = 2.0
 #: Seconds a cell may read '?' and still be a hand over it (longer: a cell misread).
 HAND_SPELL = 3.0
-#: Seconds after the lifting hand left the board before a stack the camera did not see land is
-#: taken to have landed where it cannot be seen: a lifted stack is held in the air, off the
-#: board, now and then (room game 120: D2's stack 1.9 s out of sight, then set on C2).
+#: Seconds since a hand was last over the board during which a stack the camera did not see
+#: land may still be in it: a lifted stack is held in the air, off the board, now and then
+#: (room game 120: D2's stack carried over the board, then held off it 2 s, then set on C2).
 AIR = 3.0
 
 
@@ -301,13 +301,16 @@ class CameraEvidence:
         a later action says it landed: the players do not wait, outside camera game lit-1's
         next player came 0.8 s after A3C5 landed on C5 unseen), and a hand was over the board
         less than ``AIR`` seconds ago (room game 120: D2's stack lifted, carried over the
-        board and held off it, 3.2 s in all; D2D1 was committed, and it came down on C2)."""
+        board and held off it 2 s; D2D1 was committed, and it came down on C2)."""
         if d.kind != "commit" or d.back or t - self._hand_at >= AIR or not self._touch:
             return None
         last = max((i for i, m in enumerate(d.moves) if not m.is_pass), default=None)
-        if last is None or ((self.answer | chosen) >> (d.moves[last].target or 0)) & 1:
+        if last is None:
             return None
-        g, explained = game.copy(), 1 << (d.moves[last].source or 0)
+        source, target = d.moves[last].source, d.moves[last].target
+        if source is None or target is None or ((self.answer | chosen) >> target) & 1:
+            return None
+        g, explained = game.copy(), 1 << source
         for m in d.moves[:last]:
             explained |= g.push(m) | cells_of(m)
         if diff & ~explained or not self._unseen(g, replace(d, moves=d.moves[last:]), 0):
