@@ -215,7 +215,7 @@ class CellLooks:
             # Directions changed only where an LED glows into them (its own hole toward row 1,
             # its upper neighbours'): the table's LEDs lit otherwise than when the look was
             # kept, and 4 directions or more unchanged (room game 122: vacated A1 changed
-            # toward its own hole alone, 3 of 9, and read 'w' on paper; 102: G2 toward F3's).
+            # toward its own hole alone, 3 of 9, and read 'w' on paper; 102: G2 toward H3's).
             per, both = ring_steps(s.ring[cells], seen, look[cells], valid[cells])
             changed = both & (per >= RING_CHANGED)
             lit = changed & s.led_side[cells]

@@ -14,9 +14,8 @@ import cv2
 import numpy as np
 
 from engine.geometry import NUM_CELLS
-from vision.geometry import LED_HOLE_MM, BoardGeometry
+from vision.geometry import BoardGeometry
 
-HOLE_OFFSET_MM = LED_HOLE_MM  # from the space's centre toward row 1 (-y)
 HOLE_RADIUS_MM = 2.5
 HALO_MM = 7.0  # the halo's spread on the board (Gaussian sigma)
 SPOT_GAIN = 4.0  # the hole's glow against the LED's colour after brightness
