@@ -55,7 +55,7 @@ class _Cell:
     """One cell's debounce state."""
 
     __slots__ = ("stable", "cand", "since", "other", "other_since", "hidden", "hidden_since",
-                 "dot", "loose", "run", "shown")
+                 "dot", "loose", "run", "shown", "veiled")
 
     def __init__(self, value: str) -> None:
         self.stable = value  # the accepted value ('?' until the cell has ever read)
@@ -69,12 +69,14 @@ class _Cell:
         self.loose: float | None = None  # the same, for FLICKER seconds
         self.run: float | None = None  # since when it reads otherwise ('?' aside), if it does
         self.shown = float("-inf")  # when it first read again after a spell of '?'
+        self.veiled = float("-inf")  # when it last read '?'
 
     def read(self, t: float, value: str) -> None:
         if value == UNKNOWN:
             if not self.hidden:
                 self.hidden_since = t
             self.hidden = True
+            self.veiled = t
             return
         if self.hidden and t - self.hidden_since >= SPELL - 1e-9:
             self.shown = t
@@ -201,6 +203,18 @@ class Debouncer:
         return sum(1 << i for i, (c, ch) in enumerate(zip(self._cells, self._raw, strict=True))
                    if ch == "." or c.dot is not None and c.run is not None
                    and now - c.run < within - 1e-9)
+
+    def patchy(self) -> int:
+        """Mask of the cells that read empty only between '?' readings: stable empty, and
+        read '?' since they first read so, less than ``stable`` seconds ago. Under a hand a
+        standing stack can read empty one frame in two; that is no stack lifted (room game
+        136: D3, covered while the players answered a prompt on D2 beside it)."""
+        if self._cells is None:
+            return 0
+        now = self._last or 0.0
+        return sum(1 << i for i, c in enumerate(self._cells)
+                   if c.stable == "." and c.cand == "." and c.veiled >= c.since
+                   and (c.hidden or now - c.veiled < self.timing.stable - 1e-9))
 
     def flicker_empty(self, since: list[float]) -> list[float]:
         """``since`` (per cell, when it was first seen empty) with each cell that reads empty

@@ -302,6 +302,8 @@ class TableController:
             # the gesture: a prompted cell lifted (not one already empty when the prompt
             # began) and set back; while it is up it reads as unknown
             raised = e.choice & empty & ~self._choice_empty if e.kind == LIFTED else 0
+            if raised and self.colours:
+                raised &= ~self.debouncer.patchy()
             if raised & (raised - 1):
                 # one gesture at a time: the prompted cell lifted last; one that emptied
                 # before it and stays empty is a stack gone or the source of a later move

@@ -517,3 +517,19 @@ def test_a_rewrite_onto_a_landing_nothing_was_seen_at_waits() -> None:
         cam.frames(at(full, s, "."), 2.0, touched=1 << o | seen)
         want = CELL_NAMES[s] + CELL_NAMES[d if seen else o]
         assert cam.ctl.actions[-1] == want, seen
+
+
+def test_a_prompted_stack_read_empty_only_between_unreadable_frames_was_not_lifted() -> None:
+    """Room game 136: the hand answered on one prompted stack; its neighbour, also
+    prompted and covered by the hand, read empty one frame in two. That is no lift and set
+    back (it was taken for one, and the move recorded onto it), and where the camera saw
+    no stack moved the prompt stays open."""
+    cam, s, (a, b), landed = prompted()
+    ply = cam.ctl.game.ply
+    hand = hide(landed, (1 << a) | NEIGHBOUR_MASKS[a])
+    flicker = at(hand, b, ".")
+    for _ in range(4):  # 1.6 s: the neighbour reads empty in every other frame
+        cam.frames(hand, 0.2)
+        cam.frames(flicker, 0.2)
+    ctl = cam.frames(landed, 1.5)
+    assert ctl.game.ply == ply and ctl.explanation.kind == LIFTED

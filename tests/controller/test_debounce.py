@@ -119,6 +119,26 @@ def test_a_cell_that_read_empty_in_the_last_half_second_is_flickered() -> None:
     assert d.flickered() & 2  # (a cell that reads empty reads empty)
 
 
+def test_a_cell_read_empty_only_between_unknown_readings_is_patchy() -> None:
+    """Under a hand a standing stack can read empty one frame in two: stable empty (a '?'
+    carries nothing), but patchy until it reads empty half a second without a '?'."""
+    d = Debouncer()
+    d.feed(0.0, A)
+    q = "?" + "." * 48
+    for i in range(8):  # empty, '?', empty, ... (0.2 s apart)
+        d.feed(1.0 + i / 5, q if i % 2 else E)
+    assert d.stable == E and d.patchy() & 1
+    d.feed(2.6, E)
+    assert d.patchy() & 1  # the last '?' 0.2 s ago
+    d.feed(3.0, E)  # half a second and more without one
+    assert not d.patchy() & 1
+    d = Debouncer()
+    d.feed(0.0, A)
+    d.feed(1.0, E)
+    d.feed(2.0, E)  # emptied in plain view: no patch
+    assert d.stable == E and not d.patchy()
+
+
 def test_unknown_first_reading_waits_for_a_value() -> None:
     q = "?" + "." * 48
     out = run([(0.0, q), (1.0, A)], 5)
