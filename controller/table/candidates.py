@@ -24,6 +24,7 @@ from typing import Any
 
 from controller.table.catchup import Hypothesis, Limits, Result, search
 from engine.game import Game
+from engine.geometry import iter_cells
 from engine.move import Move
 
 #: At most this many explanations are kept (more: the ones before stay). Each reading walks
@@ -68,16 +69,22 @@ class Candidates:
         out = {p[done:]: since for p, since in self._paths.items() if p[:done] == now[n:]}
         return {} if () in out else out
 
-    def keep(self, game: Game, result: Result, t: float) -> None:
+    def keep(self, game: Game, result: Result, t: float, unseen: tuple[Path, ...] = ()) -> None:
         """Keep what ``result`` found from ``game`` at time ``t``, when it is all there is (not
         cut by its node bound, no take-back, at most ``CAP`` sequences), and the earlier ones
-        it does not extend for ``STALE`` seconds."""
+        it does not extend for ``STALE`` seconds; ``unseen`` (what cells under a hand may
+        hide) as if it had stopped fitting now."""
         hyps = result.hypotheses
         if result.truncated or any(h.back for h in hyps):
             return
         found = dict.fromkeys(h.moves for h in hyps)
         kept: dict[Path, float | None] = dict.fromkeys(found)
-        for p, since in self._rooted(game).items():
+        rooted = self._rooted(game)
+        for p in unseen:
+            if p not in kept:
+                since = rooted.get(p)
+                kept[p] = t if since is None else since
+        for p, since in rooted.items():
             if p in kept or any(f[:len(p)] == p for f in found):
                 continue  # fitted now, or one of its extensions did
             since = t if since is None else since
@@ -91,7 +98,7 @@ class Candidates:
 
     def search(self, game: Game, snap: str, *, plain: bool, prompt: bool, t: float,
                answer: Callable[[list[Hypothesis]], list[Hypothesis]] | None = None,
-               **kwargs: Any) -> Result:
+               covered: int = 0, **kwargs: Any) -> Result:
         """``catchup.search`` at time ``t``; on a ``plain`` reading (the whole board as read,
         nothing masked) first along the kept explanations, then, where they explain nothing or
         their search is cut short, every sequence as before (the positions of both are
@@ -100,7 +107,12 @@ class Candidates:
         under a hand while every kept game began with H1's move). A plain reading's
         explanations are kept while a ``prompt`` is open or some are kept already; ``answer``
         keeps those that agree with where a hand said the action landed (before anything is
-        kept: the players said it)."""
+        kept: the players said it). ``covered``: the cells a hand hides on a plain reading;
+        as the first explanations are kept (later, the readings since have shown what a hand
+        hid before), what it may hide that will show as the hand goes is kept a while too (room
+        game 136: G3's lift opened a prompt on H3 and H4 while the hand that had set the white stack
+        on black G2 still hid G2; kept without G3G2, only G3H4 was left to fit once G2's
+        stack was cut off and taken away)."""
         rooted = self._rooted(game)
         spent = 0
         if rooted and plain:
@@ -127,5 +139,32 @@ class Candidates:
             result.hypotheses = [h for h in result.hypotheses if h.back or any(
                 h.moves[:len(p)] == p[:len(h.moves)] for p in rooted)]
         elif plain and prompt:
-            self.keep(game, result, t)
+            self.keep(game, result, t, self._unseen(game, snap, covered, result, answer, kwargs))
         return result
+
+    @staticmethod
+    def _unseen(game: Game, snap: str, covered: int, result: Result,
+                answer: Callable[[list[Hypothesis]], list[Hypothesis]] | None,
+                kwargs: dict[str, Any]) -> tuple[Path, ...]:
+        """The explanations ``result`` lacks of ``snap`` with the ``covered`` cells unread that
+        change the top of one of them (what the hand hides that will show as it goes), when
+        that search is complete and takes nothing back; its positions count in ``result``."""
+        if not covered:
+            return ()
+        unread = "".join("?" if (covered >> c) & 1 else ch for c, ch in enumerate(snap))
+        more = search(game, unread, **dict(kwargs, unseen=True))
+        result.nodes += more.nodes
+        hyps = answer(more.hypotheses) if answer is not None else more.hypotheses
+        if more.truncated or any(h.back for h in hyps):
+            return ()
+        seen = {h.moves for h in result.hypotheses}
+        out = []
+        for h in hyps:
+            if h.moves in seen:
+                continue
+            g = game.copy()
+            for m in h.moves:
+                g.push(m)
+            if any((g.stack(c)[-1:] or ".") != snap[c] for c in iter_cells(covered)):
+                out.append(h.moves)
+        return tuple(out)

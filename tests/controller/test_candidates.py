@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 from table_helpers import board, replay_from
+from test_catchup import at, first, same_colour_targets
 
 from controller.table.candidates import STALE, Candidates
 from controller.table.catchup import Hypothesis, Limits, Result, search
 from engine.game import Game
+from engine.geometry import iter_cells
 from engine.move import PASS, Move
 
 DATA = Path(__file__).parent / "data" / "catchup"
@@ -106,3 +108,39 @@ def test_players_who_never_answer_are_followed_by_their_later_moves(
     ctl, position, then = replay_from(LOG, colours=True)
     done = ctl.actions[len(position):]
     assert done == then[:len(done)] and len(done) < len(then) // 2
+
+
+def _two_same_one_other(g: Game) -> tuple[int, list[int], int] | None:
+    for s in iter_cells(g.movable()):
+        same = same_colour_targets(g, s)
+        other = [c for c in iter_cells(g.destinations(s)) if c not in same]
+        if len(same) >= 2 and other:
+            return s, same[:2], other[0]
+    return None
+
+
+@pytest.mark.parametrize("under_hand", [True, False])
+def test_a_landing_a_hand_hid_as_the_prompt_began_is_kept_until_it_shows(
+        under_hand: bool) -> None:
+    """Room game 136: G3's stack was set on black G2, the hand still over G2 as G3 read
+    empty, so the prompt asked H3 or H4 (white tops: nothing to see), and only those were
+    kept; G2 read white next, and no kept game fitted it. What a hand hides as the first
+    explanations are kept, where it will show as the hand goes (a top of another colour), is
+    kept a while too; a cell read as it was when no hand hid it rules it out."""
+    g, found = first(_two_same_one_other)
+    assert isinstance(found, tuple)
+    s, same, other = found
+    lifted = at(board(g, True), s, ".")
+    kept = Candidates()
+    hid = 1 << other if under_hand else 0
+
+    def down(hyps: list[Hypothesis]) -> list[Hypothesis]:  # the stack was seen set down
+        return [h for h in hyps if h.lifted is None]
+
+    first_reading = kept.search(g, lifted, plain=True, prompt=True, t=0.0, covered=hid,
+                                hidden=hid, answer=down)
+    assert {h.moves for h in first_reading.hypotheses} == {(Move(s, c),) for c in same}
+    landed = at(lifted, other, g.turn)
+    then = kept.search(g, landed, plain=True, prompt=True, t=1.0, answer=down)
+    assert [h.moves for h in then.hypotheses if len(h.moves) == 1] == (
+        [(Move(s, other),)] if under_hand else [])
