@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.i18n import Msg, status_line
-from controller.table import guide
+from controller.table import gesture, guide
 from controller.table.camera import CameraEvidence, in_order, phantoms
 from controller.table.candidates import Candidates
 from controller.table.catchup import Limits, Result
@@ -25,7 +25,6 @@ from controller.table.journaling import JournalLike, unfinished
 from controller.table.trace import RoleTrace, Trace
 from controller.table.view import BoardView
 from engine.game import Game
-from engine.geometry import iter_cells
 from engine.move import PASS, Move
 from hardware.events import ButtonEvent, SensorEvent, SnapshotEvent, StatusEvent
 
@@ -300,17 +299,9 @@ class TableController:
             e = self.explanation
             slack = self._slack
             empty = empty_mask(snap)
-            # the gesture: a prompted cell lifted (not one already empty when the prompt
-            # began) and set back; while it is up it reads as unknown
-            raised = e.choice & empty & ~self._choice_empty if e.kind == LIFTED else 0
-            if raised and self.colours:
-                raised &= ~self.debouncer.patchy()
-            if raised & (raised - 1):
-                # one gesture at a time: the prompted cell lifted last; one that emptied
-                # before it and stays empty is a stack gone or the source of a later move
-                # (hall seed 991: C2C3 after a blackout, then the gesture on C1)
-                last = max(self._since[c] for c in iter_cells(raised))
-                raised = sum(1 << c for c in iter_cells(raised) if self._since[c] >= last)
+            raised = gesture.raised(e.choice if e.kind == LIFTED else 0, empty,
+                                    self._choice_empty, self._since,
+                                    self.debouncer.patchy() if self.colours else 0)
             self.gesture |= raised
             result = d = None
             from_masked = False  # the decision was read with the raised cells hidden
