@@ -224,6 +224,10 @@ class CameraEvidence:
             # a later action's hand (simulated session 69: A3B3 landed on the blinking B3
             # eight moves after the prompt; the later moves decide)
             return 0
+        # a stack set back stands: a watched cell read empty as the hand goes was a stack
+        # taken away (room game 115: D1, cut off, taken off under the hand, was the answer)
+        gone = sum(1 << c for c in iter_cells(self._watch) if board[c] == ".")
+        held, brief = held & ~gone, brief & ~gone
         moved = (held | brief) & touched & ~self._touched  # moved while this hand was there
         if moved & ~held and _differ(self._asked, board):
             # a quick hand after the board changed since the prompt began: the next player's

@@ -86,6 +86,21 @@ def test_a_hand_over_two_prompted_cells_that_does_not_tell_is_no_answer(touched:
     assert cam.ctl.view().prompt == "choose-destination"
 
 
+def test_a_prompted_cell_that_reads_empty_as_the_hand_goes_is_no_answer() -> None:
+    """Room game 115: D1, one of the prompted cells, was cut off and taken away; the hand
+    still over it as the prompt began came back with the camera marking D1 moved, and D1
+    was taken for the answer (E2D1 for E2D2). A stack lifted and set back stands."""
+    a, b = 10, 11
+    watch = (1 << a) | (1 << b)
+    board = at("w" * 30 + "." + "w" * 18, a, ".")  # a: its stack already gone
+    ev = CameraEvidence()
+    ev.observe(0, 0, 0, 0.0, board, board)
+    for i in range(4):  # the hand over both, 0.8 s
+        ev.observe(watch, watch, 0, 0.2 * (i + 1), hide(board, watch), board)
+    ev.observe(watch, 0, 1 << a, 1.0, board, board)  # gone, and read as moved
+    assert ev.answer == 0
+
+
 def test_a_hand_passing_over_a_prompted_cell_is_no_answer() -> None:
     cam, s, (a, b), landed = prompted()
     before = list(cam.ctl.actions)
@@ -230,7 +245,7 @@ def test_a_later_flicker_does_not_hold_up_placements() -> None:
 def test_camera_evidence_waits_for_the_hand_to_leave_every_watched_cell() -> None:
     ev = CameraEvidence()
     watch = (1 << 10) | (1 << 11)
-    b = "." * 49
+    b = "w" * 49  # (a stack set back stands)
     ev.observe(watch, 1 << 10, 0, 0.0, b, b)
     ev.observe(watch, 1 << 10, 0, 0.6, b, b)  # still there
     ev.observe(0, 1 << 20, 0, 0.8, b, b)  # beside a watched cell: still near
