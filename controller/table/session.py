@@ -299,9 +299,10 @@ class TableController:
             e = self.explanation
             slack = self._slack
             empty = empty_mask(snap)
-            raised = gesture.raised(e.choice if e.kind == LIFTED else 0, empty,
-                                    self._choice_empty, self._since,
-                                    self.debouncer.patchy() if self.colours else 0)
+            choice = e.choice if e.kind == LIFTED else 0
+            raised = gesture.raised(choice, empty, self._choice_empty, self._since,
+                                    self.debouncer.patchy() if self.colours and choice & empty
+                                    else 0)  # (a camera's; only asked when it may matter)
             self.gesture |= raised
             result = d = None
             from_masked = False  # the decision was read with the raised cells hidden
