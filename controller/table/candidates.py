@@ -73,18 +73,16 @@ class Candidates:
         """Keep what ``result`` found from ``game`` at time ``t``, when it is all there is (not
         cut by its node bound, no take-back, at most ``CAP`` sequences), and the earlier ones
         it does not extend for ``STALE`` seconds; ``unseen`` (what cells under a hand may
-        hide) as if it had stopped fitting now."""
+        hide, given as a prompt's first explanations are kept) as if it had stopped fitting
+        now."""
         hyps = result.hypotheses
         if result.truncated or any(h.back for h in hyps):
             return
         found = dict.fromkeys(h.moves for h in hyps)
         kept: dict[Path, float | None] = dict.fromkeys(found)
-        rooted = self._rooted(game)
         for p in unseen:
-            if p not in kept:
-                since = rooted.get(p)
-                kept[p] = t if since is None else since
-        for p, since in rooted.items():
+            kept.setdefault(p, t)
+        for p, since in self._rooted(game).items():
             if p in kept or any(f[:len(p)] == p for f in found):
                 continue  # fitted now, or one of its extensions did
             since = t if since is None else since
