@@ -18,12 +18,15 @@ def project(pts: np.ndarray) -> np.ndarray:
     return np.column_stack([300.0 + SCALE * pts[:, 0], 300.0 - SCALE * pts[:, 1]])
 
 
-def frame(offsets: dict[int, tuple[float, float]], seed: int) -> np.ndarray:
-    """Every cell holds a disc (offset in mm where given) on a grey board, with sensor noise."""
+def frame(offsets: dict[int, tuple[float, float]], seed: int, gone: int = 0) -> np.ndarray:
+    """Every cell holds a disc (offset in mm where given; none on the cells of ``gone``) on a
+    grey board, with sensor noise."""
     rng = np.random.default_rng(seed)
     img = np.full((600, 700, 3), 120, np.uint8)
     centres = G.cell_centres_mm()
     for c in range(NUM_CELLS):
+        if (gone >> c) & 1:
+            continue
         dx, dy = offsets.get(c, (0.0, 0.0))
         (u, v), = project(np.array([[centres[c][0] + dx, centres[c][1] + dy, 0.0]]))
         colour = (235, 235, 235) if c % 2 else (30, 30, 30)
@@ -84,3 +87,20 @@ def test_a_neighbour_changed_far_less_than_the_stack_set_down_beside_it_was_only
         touch.SHAKEN = saved
     # two stacks both set down off their places under one hand are both touched
     assert _neighbours_under_a_hand(2.5) == (1 << 21) | (1 << 20)
+
+
+def test_a_stack_gone_from_beside_a_landing_does_not_hide_it() -> None:
+    """Cell 21's stack lifted onto its neighbour 20 under one hand: 21 now reads empty (or,
+    a frame, a top it does not hold), a change far greater than 20's; that is a stack gone,
+    not one shaken, and 20, where it landed, is touched (room games 105, 108)."""
+    for after in (".", "b"):
+        watch = TouchWatch(G.cell_centres_mm(), G.disc_radius_mm, G.thickness_mm)
+        heights = [1] * NUM_CELLS
+        clear = "w" * NUM_CELLS
+        hand = (1 << 20) | (1 << 21)
+        under = "".join("?" if (hand >> c) & 1 else ch for c, ch in enumerate(clear))
+        now = clear[:21] + after + clear[22:]
+        watch.update(frame({}, 1), project, heights, clear)
+        watch.update(frame({}, 2), project, heights, under)
+        touched = watch.update(frame({20: (0.6, 0.0)}, 3, gone=1 << 21), project, heights, now)
+        assert touched & (1 << 20), after

@@ -58,12 +58,14 @@ class TouchWatch:
         self._frames: dict[int, tuple[np.ndarray, tuple[int, ...], np.ndarray]] = {}
         self._last_seen = np.full(NUM_CELLS, -1)  # the frame each cell was last in view
         self._hidden = np.zeros(NUM_CELLS, bool)
+        self._tops = ["."] * NUM_CELLS  # each cell's reading the last frame it was in view
         self.touched = 0  # cells judged touched, until a hand covers them again
 
     def reset(self) -> None:
         self._frames.clear()
         self._last_seen[:] = -1
         self._hidden[:] = False
+        self._tops = ["."] * NUM_CELLS
         self.touched = 0
 
     def looks(self, frame: np.ndarray, project: Callable[[np.ndarray], np.ndarray],
@@ -105,11 +107,16 @@ class TouchWatch:
                 if change is not None:
                     moved[out] = change
         for cell, change in moved.items():
+            # a neighbour that reads otherwise than before the hand is a stack gone (or one
+            # come), not one shaken: its stack may have landed here (room game 105: J2K3,
+            # J2's change hid K3's; 108: E3D3, E3 read 'w' a frame as it emptied)
             if not any(NEIGHBOURING[cell, d] and other >= SHAKEN * change
-                       for d, other in moved.items()):
+                       and snapshot[d] == self._tops[d] for d, other in moved.items()):
                 self.touched |= 1 << cell
         self._frames[now] = (looks, key, seen)
         self._last_seen[seen] = now
+        for i in np.flatnonzero(seen).tolist():
+            self._tops[i] = snapshot[i]
         self._hidden = hidden
         keep = set(self._last_seen[self._last_seen >= 0].tolist())
         for f in [f for f in self._frames if f not in keep]:
