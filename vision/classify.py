@@ -41,6 +41,7 @@ from vision.sampling import (
     Thresholds,
     measure,
     measure_board,
+    placing,
     plain_view,
     profile_match,
 )
@@ -69,15 +70,6 @@ KEPT_EDGE = 1.0
 #: is ivory to paper white, and a grey board under the table's LED holes and a camera's own
 #: exposure put a white top beyond it (room game 107: I3 at 6-7, before any white top).
 FIRST_FIT = 0.5
-
-
-def placing(heights: np.ndarray | None) -> bool:
-    """Whether the heights are of the placing phase (single pieces, not all 49 down; True
-    without heights): only then does a piece come onto an empty cell in play. Later one comes
-    there only when a player takes a move back, and sets the stack down with a hand that
-    changes the board round the cell (the tint at a vacated cell's centre alone, a printed
-    line through it, is no new piece: camera game 24's E1)."""
-    return heights is None or (int(np.sum(heights)) < NUM_CELLS and int(np.max(heights)) <= 1)
 
 
 @dataclass

@@ -88,6 +88,15 @@ class CellSamples:
     led_side: np.ndarray | None = None
 
 
+def placing(heights: np.ndarray | None) -> bool:
+    """Whether the heights are of the placing phase (single pieces, not all 49 down; True
+    without heights): only then does a piece come onto an empty cell in play. Later one comes
+    there only when a player takes a move back, and sets the stack down with a hand that
+    changes the board round the cell (the tint at a vacated cell's centre alone, a printed
+    line through it, is no new piece: camera game 24's E1)."""
+    return heights is None or (int(np.sum(heights)) < NUM_CELLS and int(np.max(heights)) <= 1)
+
+
 def rim_profile(vals: np.ndarray, white: np.ndarray, angles: int, radii: int) -> np.ndarray:
     """(49, A, R) log brightness (white = 1) along each cell's radial profiles, minus the mean
     of its two innermost radii (the top face itself): the shape of the outline, not its

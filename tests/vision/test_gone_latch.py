@@ -83,3 +83,31 @@ def test_a_cell_the_heights_call_empty_is_not_held() -> None:
     for _ in range(3):
         _frame(looks, True, heights=empty)
     assert _frame(looks, False, heights=empty)[0] == "w"
+
+
+class _Asked(_Looks):
+    """The same, where the verdict on a cell the heights call empty holds only when asked."""
+
+    def bare(self, s, open_for, th, also=None):  # type: ignore[no-untyped-def]
+        asked = np.asarray(s.heights) > 0
+        if also is not None:
+            asked = asked | also
+        return self.verdict & asked
+
+
+def test_in_the_placing_phase_a_piece_read_where_a_hand_was_is_kept() -> None:
+    """Room game 113: a white piece on pale paper, read '.' a frame as the hand left, then
+    'w'; the board round it is as it was when the cell was last seen empty, so the own look
+    called it bare for good and the placement was never seen. Where a hand was over the cell
+    since its look was kept, the piece read stands; where none was (a misread), it does not;
+    in the moving phase no piece comes onto an empty cell, and the look decides as before."""
+    empty = [0] * NUM_CELLS
+    looks = _Asked()
+    assert _frame(looks, True, heights=empty)[0] == "."  # no hand came: misread
+    assert _frame(looks, True, heights=empty, label="?", reason="hidden by a stack")[0] == "?"
+    assert _frame(looks, True, heights=empty)[0] == "w"  # the hand left a piece
+    assert _frame(looks, True, heights=empty)[0] == "w"
+    moving = [0 if c == CELL else 2 for c in range(NUM_CELLS)]
+    looks = _Asked()
+    _frame(looks, True, heights=moving, label="?", reason="hidden by a stack")
+    assert _frame(looks, True, heights=moving)[0] == "."
