@@ -76,6 +76,7 @@ class CameraEvidence:
         self._before = ""  # the board as read when the hand came over a prompted cell
         self._asked = ""  # the board as read when the prompt about this action began
         self._asked_at = self._came = 0.0  # when it began; when the hand came
+        self._neared = 0  # the cells under a hand since it began
         self._watch = 0  # the cells the prompt asked about when the hand came
         self._under = 0  # watched cells that read '?' while the hand was there
         self._odd = 0  # watched cells that read another top while the hand was there
@@ -166,7 +167,9 @@ class CameraEvidence:
         self._clear = (self._clear | (0 if a_hand else new)) & touched
         self._was_touched = touched
         if watch and not self._asked:
-            self._asked, self._asked_at = settled, t
+            self._asked, self._asked_at, self._neared = settled, t, 0
+        if watch:
+            self._neared |= hidden
             # the stack set down a few millimetres off where it landed: when the camera saw
             # exactly one of the blinking cells moved since the last commit, the stack landed
             # there, and no gesture is needed (simulated answers that come early, late or never:
@@ -179,9 +182,18 @@ class CameraEvidence:
             # stacks it does not touch, room game 104: H1 read moved as the next player's hand
             # came, 4 s after I2's stack landed on I3, and I2H1 was committed)
             landed = watch & self._clear
-            standing = self._fresh & ~watch & ~sum(
-                1 << c for c, ch in enumerate(board) if ch == ".")
-            if self.alone and landed and not landed & (landed - 1) and not standing:
+            if landed and t > self._asked_at:
+                # later while the prompt is up, where a hand came over the cell since it began
+                # (room game 108: D3, where E3's stack landed, was first seen moved as a hand
+                # that came back a frame left it), and no stack left since (a later move's
+                # landing: simulated camera session 132, E3E2 on the blinking E2)
+                landed &= self._neared
+                if landed and any(b == "." and a not in ".?"
+                                  for a, b in zip(self._asked, board, strict=True)):
+                    landed = 0
+            if self.alone and landed and not landed & (landed - 1) and not (
+                    self._fresh & ~watch & ~sum(1 << c for c, ch in enumerate(board)
+                                               if ch == ".")):
                 self.answer |= landed
         if not self._held:
             if not watch & _near(hidden):
@@ -278,9 +290,18 @@ class CameraEvidence:
         order than the turns (:meth:`out_of_turn`); without its last move while that stack
         may still be in the air (:meth:`in_air`; ``chosen``: the cells the players answered a
         prompt with; ``diff``: the cells that read otherwise than the committed game).
-        ``named``: cells read '?' that :meth:`placement` named."""
+        ``named``: cells read '?' that :meth:`placement` named.
+
+        Any take-back waits while a reading round what it takes back still settles
+        (:meth:`Debouncer.wavering`; room game 107: E1E2 seen land; F2's stack then landed on
+        E2 and F2, vacated, read 'w' by turns: E1E2 was taken back for a prompt that nothing
+        later could answer)."""
         if d.kind != "commit":
             return d
+        if d.back:
+            undone = sum(cells_of(m) for m in game.move_stack[-d.back:])
+            if readings.wavering() & _near(undone | diff) & ~named:
+                return Decision("wait")
         pending = readings.pending
         near = (pending | readings.covered(t, HAND_SPELL)) & ~named
         if touches(game, d, near) or unsettled(

@@ -204,6 +204,13 @@ class Debouncer:
                    if ch == "." or c.dot is not None and c.run is not None
                    and now - c.run < within - 1e-9)
 
+    def wavering(self) -> int:
+        """Mask of the cells still settling: read otherwise than their stable value, or
+        showing a top after reading empty in the last ``stable`` seconds (a vacated cell
+        flickering its old top: room game 107's F2)."""
+        empty = sum(1 << i for i, ch in enumerate(self._raw) if ch == ".")
+        return self.pending | self.flickered() & ~empty
+
     def patchy(self) -> int:
         """Mask of the cells that read empty only between '?' readings: stable empty, and
         read '?' since they first read so, less than ``stable`` seconds ago. Under a hand a

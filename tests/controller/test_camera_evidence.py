@@ -140,108 +140,6 @@ def test_a_quick_hand_answers_only_on_the_board_the_prompt_began_with(lifted_sin
     assert ev.answer == (0 if lifted_since else 1 << 10)
 
 
-def placing_camera(moves: list[str]) -> tuple[Camera, Game]:
-    g = Game.from_moves(moves)
-    cam = Camera(TableController(game=g, colours=True))
-    cam.frames(board(g, True), 1.0)
-    return cam, g
-
-
-def test_a_lone_unreadable_cell_in_the_placing_phase_is_the_side_to_acts_piece() -> None:
-    cam, g = placing_camera(["F3", "D3", "E3"])  # the three red pieces: Black next
-    cell = parse_cell("E5")
-    cam.frames(hide(board(g, True), 1 << cell), 0.2)
-    assert cam.ctl.actions[-1] == "E3"  # not yet: held 2 s first
-    cam.frames(hide(board(g, True), 1 << cell), 2.0)
-    assert cam.ctl.actions[-1] == "E5"
-    assert cam.ctl.game.stack(cell) == "b"
-
-
-def test_an_unreadable_cell_beside_a_hand_is_not_a_piece() -> None:
-    cam, g = placing_camera(["F3", "D3", "E3"])
-    cell = parse_cell("E5")
-    cam.frames(hide(board(g, True), (1 << cell) | NEIGHBOUR_MASKS[cell]), 3.0)
-    assert cam.ctl.actions[-1] == "E3"
-
-
-def test_an_empty_cell_misread_for_a_second_is_not_a_piece() -> None:
-    cam, g = placing_camera(["F3", "D3", "E3"])
-    cam.frames(hide(board(g, True), 1 << parse_cell("G2")), 1.2)
-    cam.frames(board(g, True), 2.0)
-    assert cam.ctl.actions[-1] == "E3"
-
-
-def test_placements_are_recorded_in_the_order_the_camera_saw_them() -> None:
-    """The first black piece reads '?' (a colour not learned yet) and White's next piece is
-    read before it is: the record keeps the camera's order (Black's, then White's)."""
-    cam, g = placing_camera(["F3", "D3", "E3"])
-    b, w = parse_cell("C4"), parse_cell("I1")
-    seen = hide(board(g, True), 1 << b)
-    cam.frames(seen, 0.2)
-    cam.frames(at(seen, w, "w"), 2.5)
-    assert cam.ctl.actions[-2:] == ["C4", "I1"]
-
-
-def test_placements_wait_for_an_earlier_piece_the_camera_cannot_name() -> None:
-    """White's piece on C4 reads '?' with arms passing beside it, then Black's C5 and White's
-    F1 read (camera benchmark game 19): the chain waits for the unnamed piece, and the
-    pieces of each colour keep the order the camera saw them in (not F1 C5 C4)."""
-    cam, g = placing_camera(["F3", "D3", "E3", "A1"])  # White next
-
-    def cells(*names: str) -> int:
-        return sum(1 << parse_cell(n) for n in names)
-
-    empty = board(g, True)
-    cam.frames(hide(empty, cells("C4", "B4", "C5", "D5", "B3")), 0.8)  # White's arm
-    cam.frames(hide(empty, cells("C4")), 0.8)
-    cam.frames(hide(empty, cells("C4", "B4", "C5")), 0.8)  # Black's arm beside it
-    seen = hide(at(empty, parse_cell("C5"), "b"), cells("C4"))
-    cam.frames(seen, 0.8)
-    cam.frames(hide(seen, cells("E1", "F1", "G1", "F2", "G2")), 0.4)  # White's arm
-    cam.frames(at(seen, parse_cell("F1"), "w"), 3.0)
-    assert cam.ctl.actions[-3:] == ["C4", "C5", "F1"]
-
-
-@pytest.mark.parametrize("case", ["swapped", "missed", "late"])
-def test_placements_seen_out_of_turn_wait_for_the_piece_the_camera_missed(case: str) -> None:
-    """The pieces the camera saw began to fill (the hand came over their cells) in another
-    order than the turns: a piece came before them unseen, so they are never recorded as
-    White's then Black's. White's piece swapped for one read '.' (camera benchmark game 25),
-    or put on H2 and never read (game 37: Black's C5 came, then White's F1, recorded as
-    White's missed piece). A piece read late counts from when the hand came over it: the
-    order of the turns stands (camera game 30)."""
-    cam, g = placing_camera(["F3", "D3", "E3", "A1"])  # White next
-    empty = board(g, True)
-    g4, h2, c5, f1 = (parse_cell(x) for x in ("G4", "H2", "C5", "F1"))
-    if case == "swapped":
-        cam.frames(at(empty, g4, "b"), 1.5)  # the wrong piece, shown as a mismatch
-        cam.frames(hide(empty, 1 << g4), 0.6)  # the swap: the white piece is missed
-    elif case == "missed":
-        cam.frames(hide(empty, 1 << h2), 0.6)  # White's hand on H2: its piece never read
-    else:
-        cam.frames(hide(empty, 1 << f1), 0.6)  # White's hand on F1: its piece read late
-    cam.frames(empty, 1.0)
-    black = at(empty, c5, "b")
-    cam.frames(black, 2.0)
-    if case == "missed":
-        cam.frames(hide(black, 1 << f1), 0.6)  # White's hand on F1, after Black's piece
-    cam.frames(at(black, f1, "w"), 3.0)
-    if case == "late":
-        assert cam.ctl.actions[-2:] == ["F1", "C5"]
-    else:
-        assert cam.ctl.actions[-1] == "A1"  # waiting: neither F1 C5 nor anything else
-
-
-def test_a_later_flicker_does_not_hold_up_placements() -> None:
-    """A '?' that began after the pieces were seen is a hand or a flicker: the chain goes on."""
-    cam, g = placing_camera(["F3", "D3", "E3"])  # Black next
-    empty = board(g, True)
-    two = at(at(empty, parse_cell("C5"), "b"), parse_cell("F1"), "w")
-    cam.frames(two, 0.4)
-    cam.frames(hide(two, 1 << parse_cell("I3")), 1.0)
-    assert cam.ctl.actions[-2:] == ["C5", "F1"]
-
-
 def test_camera_evidence_waits_for_the_hand_to_leave_every_watched_cell() -> None:
     ev = CameraEvidence()
     watch = (1 << 10) | (1 << 11)
@@ -435,6 +333,56 @@ def test_the_landing_seen_moved_answers_the_prompt_as_it_begins() -> None:
     ev.observe(0, 0, (1 << 11) | (1 << 30), 0.2, board, board)
     ev.observe(watch, 0, (1 << 11) | (1 << 30), 0.8, board, board)
     assert ev.answer == 0
+
+
+def test_the_landing_seen_moved_after_the_prompt_began_answers_it() -> None:
+    """Room game 108: the prompt began as a hand came back over the landing a frame, and the
+    camera saw the landing moved only as that hand left (the vacated source read a top
+    then). A blinking cell seen moved while the prompt is up answers it where a hand was
+    over it since the prompt began (a stack the camera calls moved with no hand ever over
+    it since is no answer) and no stack left since (simulated camera session 132: a later
+    move, E3E2, landed on the blinking E2)."""
+    watch = (1 << 10) | (1 << 11)
+    board = "w" * 30 + "." + "w" * 18  # cell 30: the source, now empty
+    for over, gone, want in ((1 << 11, 30, 1 << 11), (1 << 5, 30, 0), (1 << 11, 12, 0)):
+        ev = CameraEvidence()
+        ev.alone = True
+        ev.observe(0, 0, 1 << 30, 0.0, board, board)  # the hand left the source
+        ev.observe(watch, 0, 1 << 30, 0.2, board, board)  # the prompt begins: none moved
+        assert ev.answer == 0
+        ev.observe(watch, over, 1 << 30, 0.4, hide(board, over), board)  # a hand a frame
+        # 11 seen moved as the hand leaves, and the vacated source read a top that frame (so
+        # no gesture: the board differs from when the hand came), or another stack gone
+        now = at(board, 30, "w") if gone == 30 else at(board, gone, ".")
+        ev.observe(watch, 0, (1 << 11) | (1 << 30), 0.6, now, board)
+        ev.observe(watch, 0, (1 << 11) | (1 << 30), 0.8, now if gone != 30 else board, board)
+        assert ev.answer == want, (over, gone)
+
+
+def test_a_take_back_waits_while_a_cell_round_it_wavers() -> None:
+    """Room game 107: E1E2 seen land; F2's stack then landed on E2 and F2, vacated, read its
+    old top by turns, so only taking E1E2 back explained the board a moment (and left a
+    prompt nothing later could answer). A take-back waits while a reading round what it
+    takes back still settles."""
+    from controller.table.debounce import Debouncer
+    from controller.table.decision import Decision
+
+    g, found = first(_two_adjacent_same_colour)
+    assert isinstance(found, tuple)
+    s, (a, _) = found
+    g.push(Move.step(s, a))
+    full = board(g, True)
+    near = next(c for c in iter_cells(NEIGHBOUR_MASKS[a] & g.occupied) if c != s)
+    flicker = at(full, near, ".")
+    readings = Debouncer()
+    for i, cells in enumerate((full, full, full, flicker, full)):
+        readings.feed(0.1 * i, cells)
+    ev = CameraEvidence()
+    back = Decision("commit", back=1)
+    assert ev.held(g, back, readings, 0, 0, 0.4, 0, 0).kind == "wait"
+    for i in range(5, 12):  # it settles
+        readings.feed(0.1 * i, full)
+    assert ev.held(g, back, readings, 0, 0, 1.1, 0, 0) is back
 
 
 def test_a_stack_seen_moved_while_a_hand_is_over_the_board_is_no_landing() -> None:
