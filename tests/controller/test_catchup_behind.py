@@ -6,7 +6,8 @@ in the order the hands came over their cells, where the camera saw the hands."""
 from __future__ import annotations
 
 from table_helpers import board, edit
-from test_camera_evidence import hide, placing_camera
+from test_camera_evidence import hide
+from test_camera_placing import placing_camera
 
 from controller.table.catchup import search
 from controller.table.decision import decide
