@@ -108,10 +108,10 @@ class CellLooks:
     #: read so: a lifted stack's cell stays bare until a hand comes back (``read_bare``).
     gone: np.ndarray | None = None
     bare_run: np.ndarray | None = None
-    #: Per cell, readings in a row not '?' (``read_bare`` counts them), and whether the
-    #: cell read '?' (a hand over it) since its look was last kept at the second such reading
-    #: or later: the first reading as a hand leaves may show a new piece read '.'.
-    clear_run: np.ndarray | None = None
+    #: Per cell, whether it read '?' at the last reading (``read_bare`` notes it), and
+    #: whether it read '?' (a hand over it) since its look was last kept at a reading after a
+    #: clear one: the first reading as a hand leaves may show a new piece read '.'.
+    hid: np.ndarray | None = None
     veiled: np.ndarray | None = None
 
     def change(self, s: CellSamples, th: Thresholds) -> np.ndarray:
@@ -265,8 +265,8 @@ class CellLooks:
             self.chroma_hi[again] = np.nan
             self.chroma_lo[keep] = np.fmin(self.chroma_lo[keep], chroma[keep])
             self.chroma_hi[keep] = np.fmax(self.chroma_hi[keep], chroma[keep])
-        if self.veiled is not None and self.clear_run is not None:
-            self.veiled &= ~(keep & (self.clear_run >= 1))
+        if self.veiled is not None and self.hid is not None:
+            self.veiled &= ~(keep & ~self.hid)
         self.look[keep] = s.ring[keep]
         self.valid[keep] = s.ring_valid[keep]
         self.anchor[keep] = s.anchor[keep]
@@ -298,12 +298,8 @@ def read_bare(looks: CellLooks, s: CellSamples, open_for: Callable[[np.ndarray],
     direction, noise over another, its centre's tint: camera games 20 and 24 flickered '.'
     and 'w' until they stalled)."""
     heights = np.asarray(s.heights) if s.heights is not None else np.zeros(NUM_CELLS, int)
-    hid = np.array([x == "?" for x in labels])
-    if looks.clear_run is None or looks.veiled is None:
-        looks.clear_run = np.zeros(NUM_CELLS, int)
-        looks.veiled = np.zeros(NUM_CELLS, bool)
-    looks.clear_run = np.where(hid, 0, looks.clear_run + 1)
-    looks.veiled |= hid
+    looks.hid = np.array([x == "?" for x in labels])
+    looks.veiled = looks.hid | (False if looks.veiled is None else looks.veiled)
     piece = np.array([x in "wbr" for x in labels]) & (heights == 0)
     if placing(heights):
         # placing: a hand left a piece the look cannot tell (white on pale paper: the board
