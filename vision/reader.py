@@ -23,7 +23,7 @@ from vision.cues.own_look import read_bare
 from vision.cues.taller import read_taller
 from vision.geometry import BoardGeometry
 from vision.pose import BoardNotFoundError, FocalEstimator, MarkerDetector, Pose, pose_from_markers
-from vision.sampling import CellSamples, odd_whites, rim_profile
+from vision.sampling import CellSamples, odd_whites, rim_contrast, rim_profile
 from vision.stats import median, percentile
 
 #: Sample pattern on a top face, in disc radii: centre, 6 at 0.28 and 12 at 0.52, off the
@@ -259,7 +259,7 @@ class BoardReader:
         new_top[fresh] = vals[nb:n4].reshape(-1, k, 3)
         new_valid[fresh] = ok[nb:n4].reshape(-1, k)
         known = None if heights is None else np.asarray(heights)
-        rim, soft = _rim_contrast(vals[n4:n5], white)
+        rim, soft = rim_contrast(vals[n4:n5], white, len(_RIM_ANGLES), len(_RIM_RADII))
         ring = ring.reshape(NUM_CELLS, na, nr)
         profile = rim_profile(vals[n4:n5], white, len(_RIM_ANGLES), len(_RIM_RADII))
         return (CellSamples(cells, valid, white, inter_col, inter_white, self._inter_of, known,
@@ -397,8 +397,13 @@ class BoardReader:
             snapshot, conf, reasons = read_taller(
                 lambda h: self.sample(frame, pose, h)[0], self.model, heights, snapshot,
                 conf, reasons, cover.covered)
+            # a neighbour read empty, or bare since (a stack lifted away before the controller
+            # has the move), leaves the line of sight open (room game 102: I3 beside H3)
+            gone = self.model.looks.gone
+            sight = [0 if x == "." or gone is not None and gone[c] else h
+                     for c, (x, h) in enumerate(zip(snapshot, heights, strict=True))]
             snapshot, conf, reasons = read_bare(
-                self.model.looks, samples, lambda c: self._ring_open(pose, heights, c),
+                self.model.looks, samples, lambda c: self._ring_open(pose, sight, c),
                 self.model.thresholds, snapshot, conf, reasons, cover.covered)
         return Reading(snapshot, conf, fresh, reasons, pose.markers if fresh else (), top_px,
                        pose)
@@ -514,20 +519,6 @@ def _between_offsets(inter: np.ndarray, centres: np.ndarray) -> np.ndarray:
         dirs.append(np.column_stack([c * u[:, 0] - s * u[:, 1], s * u[:, 0] + c * u[:, 1]]))
     out = [dv * r for r in _BETWEEN_RADII for dv in dirs]
     return np.stack(out, axis=1)
-
-
-def _rim_contrast(vals: np.ndarray, white: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(49,) median over the radial profiles of each profile's strongest step (white = 1)
-    between neighbouring samples, and the same also across two gaps (a soft edge)."""
-    prof = vals.reshape(NUM_CELLS, len(_RIM_ANGLES), len(_RIM_RADII), 3)
-    prof = prof / np.maximum(white, 8.0)[:, None, None, :]
-    step = np.abs(np.diff(prof, axis=2)).max(axis=3).max(axis=2)
-    wide = np.maximum(step, np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3).max(axis=2))
-    half = len(_RIM_ANGLES) // 2
-    # A disc's outline closes around the cell: edges on opposite sides. A hand's or a
-    # sleeve's own edge (or its shading) runs past one side only.
-    return (np.asarray(median(np.minimum(step[:, :half], step[:, half:]), axis=1)),
-            np.asarray(median(np.minimum(wide[:, :half], wide[:, half:]), axis=1)))
 
 
 def _plane(pts: np.ndarray, coef: np.ndarray) -> np.ndarray:

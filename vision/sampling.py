@@ -106,6 +106,21 @@ def rim_profile(vals: np.ndarray, white: np.ndarray, angles: int, radii: int) ->
     return np.asarray(lum - lum[:, :, :2].mean(axis=(1, 2))[:, None, None])
 
 
+def rim_contrast(vals: np.ndarray, white: np.ndarray, angles: int, radii: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """(49,) median over the radial profiles of each profile's strongest step (white = 1)
+    between neighbouring samples, and the same also across two gaps (a soft edge)."""
+    prof = vals.reshape(NUM_CELLS, angles, radii, 3)
+    prof = prof / np.maximum(white, 8.0)[:, None, None, :]
+    step = np.abs(np.diff(prof, axis=2)).max(axis=3).max(axis=2)
+    wide = np.maximum(step, np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3).max(axis=2))
+    half = angles // 2
+    # A disc's outline closes around the cell: edges on opposite sides. A hand's or a
+    # sleeve's own edge (or its shading) runs past one side only.
+    return (np.asarray(median(np.minimum(step[:, :half], step[:, half:]), axis=1)),
+            np.asarray(median(np.minimum(wide[:, :half], wide[:, half:]), axis=1)))
+
+
 def ring_steps(ring: np.ndarray, valid: np.ndarray, old: np.ndarray, old_valid: np.ndarray,
                inner: int = 8, outer: int = 12) -> tuple[np.ndarray, np.ndarray]:
     """Per cell and direction, how much the board round the cell's centre (``ring``, z = 0)
