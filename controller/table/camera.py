@@ -112,13 +112,20 @@ class CameraEvidence:
         """``snap`` and ``hidden`` with the unnamed new piece named: the lone unreadable cell
         (empty before, no unreadable neighbour) held longest, if held ``lone`` seconds, reads
         as the piece the side to act places (and a piece named so, while it still reads '?',
-        as committed). The third value is True while a lone cell is still being timed (the
-        caller looks again at the next reading)."""
+        as committed; a lone unreadable cell that last read a piece, as that piece). The
+        third value is True while a lone cell is still being timed (the caller looks again
+        at the next reading)."""
         self._named &= hidden & game.occupied
         for c in iter_cells(self._named):  # still unnamed by the reader: as committed
             snap = snap[:c] + game.stack(c)[-1] + snap[c + 1:]
         hidden &= ~self._named
         piece = game.piece_to_place()
+        if piece is not None:
+            # a lone unreadable cell that last read a piece: that piece, under glare (room
+            # game 103: C5's new white piece read '?' one frame in two, and every commit
+            # waited for what it might hide); pieces do not move while they are placed
+            hidden &= ~sum(1 << c for c in iter_cells(hidden)
+                           if snap[c] in "wbr" and not hidden & NEIGHBOUR_MASKS[c])
         if piece is None or not hidden:
             self._lone.clear()
             return snap, hidden, False
@@ -437,12 +444,15 @@ def _pieces(game: Game, cells: list[int]) -> list[str]:
     return pieces
 
 
-def in_order(game: Game, d: Decision, seen: Callable[[int], float]) -> Decision:
+def in_order(game: Game, d: Decision, seen: Callable[[int], float],
+             read: Callable[[int], float] | None = None) -> Decision:
     """``d`` with a chain of placements reordered so that the pieces of each colour come in
-    the order the camera saw their cells fill (``seen``): the side to act fixes each piece's
-    colour, not which of two white pieces came first, and the search finds them in cell
-    order (camera benchmark game 19: C4 read '?' under glare, then C5 and F1 came; F1 C5 C4
-    was committed for C4 C5 F1)."""
+    the order the camera saw their cells fill (``seen``; a tie by when each was read,
+    ``read``): the side to act fixes each piece's colour, not which of two white pieces
+    came first, and the search finds them in cell order (camera benchmark game 19: C4 read
+    '?' under glare, then C5 and F1 came; F1 C5 C4 was committed for C4 C5 F1). A tie is a
+    hand that passed over both cells on its way (room game 103: the hand placing C5 passed
+    over B3, and both began to fill at 17.9 s; C5 was read at 20.2 s, B3 at 22.0 s)."""
     moves = list(d.moves)
     if d.kind != "commit" or d.back or len(moves) < 2 or any(
             m.source is not None or m.target is None for m in moves):
@@ -451,7 +461,8 @@ def in_order(game: Game, d: Decision, seen: Callable[[int], float]) -> Decision:
     pieces = _pieces(game, targets)
     for piece in set(pieces):
         at = [i for i, p in enumerate(pieces) if p == piece]
-        cells = sorted((targets[i] for i in at), key=lambda c: (seen(c), c))
+        cells = sorted((targets[i] for i in at),
+                       key=lambda c: (seen(c), read(c) if read is not None else 0.0, c))
         for i, c in zip(at, cells, strict=True):
             moves[i] = Move.place(c)
     return replace(d, moves=tuple(moves))

@@ -180,6 +180,13 @@ class Debouncer:
         c = self._cells[cell]
         return c.hidden_since if c.hidden else c.since
 
+    def shown_since(self, cell: int) -> float:
+        """When the cell began to read a top it still reads ('?' between aside; inf while it
+        reads empty or never read one): a piece under glare reads '?' by turns, and it was
+        first seen when it first read so."""
+        run = None if self._cells is None else self._cells[cell].run
+        return float("inf") if run is None else run
+
     def first_empty(self, cell: int) -> float:
         """When the cell first read empty since it last read otherwise for ``STEADY`` seconds
         without a break (inf when it does not read empty): a vacated cell that flickers

@@ -369,7 +369,8 @@ class TableController:
             # the readings there to settle: a sleeve reads like a piece (camera game 3: a white
             # sleeve on D2 read w, and as the hand left C1C2 was rewritten as C1D2)
             if self.colours:
-                d = in_order(self.game, d, self.sight.began(self.debouncer.seen_since))
+                d = in_order(self.game, d, self.sight.began(self.debouncer.seen_since),
+                             self.debouncer.shown_since)
                 chosen = sum(1 << c for c in self._picks) | self.gesture
                 held = self.sight.held(self.game, d, self.debouncer, hidden, named, self._t,
                                        chosen, diff)

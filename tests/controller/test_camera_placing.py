@@ -8,9 +8,12 @@ from table_helpers import board
 from test_camera_evidence import Camera, hide
 from test_catchup import at
 
+from controller.table.camera import in_order
+from controller.table.decision import Decision
 from controller.table.session import TableController
 from engine.game import Game
 from engine.geometry import NEIGHBOUR_MASKS, parse_cell
+from engine.move import Move
 
 
 def placing_camera(moves: list[str]) -> tuple[Camera, Game]:
@@ -113,3 +116,41 @@ def test_a_later_flicker_does_not_hold_up_placements() -> None:
     cam.frames(two, 0.4)
     cam.frames(hide(two, 1 << parse_cell("I3")), 1.0)
     assert cam.ctl.actions[-2:] == ["C5", "F1"]
+
+
+@pytest.mark.parametrize("glare", [False, True])
+def test_a_placed_piece_under_glare_does_not_hold_the_next_placement(glare: bool) -> None:
+    """Room game 103: Black's new piece on C5, under glare, read '?' by turns after it was
+    seen; White's next piece came, and every commit waited for what C5 might hide. A lone
+    unreadable cell that last read a piece is that piece (pieces do not move while they are
+    placed); a hand (unreadable neighbours too) still holds the commit."""
+    for hand in (False, True):
+        cam, g = placing_camera(["F3", "D3", "E3"])  # Black next
+        b, w = parse_cell("C5"), parse_cell("B4")
+        cam.frames(hide(board(g, True), 1 << b | NEIGHBOUR_MASKS[b]), 0.6)  # Black's hand
+        placed = at(board(g, True), b, "b")
+        arm = (1 << w | NEIGHBOUR_MASKS[w]) & ~(1 << b)
+        cam.frames(hide(placed, arm), 1.0)  # seen, White's hand beside it: not committed
+        assert cam.ctl.actions[3:] == []
+        veil = 1 << b | (NEIGHBOUR_MASKS[b] if hand else 0)
+        after = at(placed, w, "w")
+        for _ in range(8):  # White's piece; C5 under glare, or a hand over it
+            cam.frames(hide(after, veil), 0.2)
+            cam.frames(after if glare and not hand else hide(after, veil), 0.2)
+        assert cam.ctl.actions[3:] == ([] if hand else ["C5", "B4"]), (hand, glare)
+
+
+def test_pieces_of_one_colour_that_began_to_fill_together_keep_the_order_they_were_read(
+        ) -> None:
+    """Room game 103: the hand placing White's C5 passed over B3 on its way, so both cells
+    began to fill at once (17.9 s); C5 was read at 20.2 s, B3 at 22.0 s, and with C5 under
+    glare the three placements came as one chain. The two white pieces keep the order they
+    were read in, not the cell order (B3 before C5)."""
+    g = Game.from_moves(["F3", "D3", "E3", "A1"])  # White next
+    c5, f1, b3 = (parse_cell(x) for x in ("C5", "F1", "B3"))
+    d = Decision("commit", moves=(Move.place(b3), Move.place(f1), Move.place(c5)))
+    began = {c5: 17.9, b3: 17.9, f1: 20.8}
+    read = {c5: 20.2, b3: 22.0, f1: 21.0}
+    got = in_order(g, d, began.__getitem__, read.__getitem__)
+    assert [str(m) for m in got.moves] == ["C5", "F1", "B3"]
+    assert [str(m) for m in in_order(g, d, began.__getitem__).moves] == ["B3", "F1", "C5"]
