@@ -104,3 +104,34 @@ def test_a_stack_gone_from_beside_a_landing_does_not_hide_it() -> None:
         watch.update(frame({}, 2), project, heights, under)
         touched = watch.update(frame({20: (0.6, 0.0)}, 3, gone=1 << 21), project, heights, now)
         assert touched & (1 << 20), after
+
+
+def test_a_stack_that_received_one_with_no_hand_seen_is_touched() -> None:
+    """Room games 102 and 135: a stack went onto a top of its own colour between two frames
+    with no hand in the picture. The stack that changed between the frame the source was
+    last read and the one it read empty received it; a top misread empty for a frame (its
+    look unchanged) moves nothing, a gone stack read too late is not compared, a stack the
+    gone one could not reach (one cell on, as it was one high) is not touched, nor one beside
+    another stack gone in the same frames (cut-off stacks taken away)."""
+    heights = [1] * NUM_CELLS
+    clear = "w" * NUM_CELLS
+    src, dst, far, beside = 20, 21, 40, 31  # B3, its neighbour C3, C5, C4 next to C3
+    for case in ("gone", "misread", "late", "beside"):
+        watch = TouchWatch(G.cell_centres_mm(), G.disc_radius_mm, G.thickness_mm)
+        watch.update(frame({}, 1), project, heights, clear)
+        watch.update(frame({}, 2), project, heights, clear)
+        away = 1 << src | (1 << beside if case == "beside" else 0)
+        now = "".join("." if (away >> c) & 1 else ch for c, ch in enumerate(clear))
+        if case == "misread":  # nothing moved: a top read empty a frame
+            assert watch.update(frame({}, 3), project, heights, now) == 0
+            continue
+        landed = frame({dst: (2.5, -1.5), far: (-2.5, 1.5)}, 3, gone=away)
+        if case == "late":  # the source read its old top for four more frames
+            for i in range(4):
+                watch.update(frame({dst: (2.5, -1.5)}, 4 + i, gone=away), project,
+                             heights, clear)
+        got = watch.update(landed, project, heights, now)
+        if case == "beside":  # C3 not; C5, beside C4 alone, may have received C4's stack
+            assert got == 1 << far, case
+        else:
+            assert got == (1 << dst if case == "gone" else 0), case

@@ -8,7 +8,9 @@ millimetres off where it was, so its top's outline and the board round it have m
 outline) from the last frame it was in view, and when a cell comes out from under a hand
 compares the two: changed clearly more than the other stacks changed between the same two
 frames means *touched*. The controller uses it to tell which prompted stack the players
-lifted and set back under the hand (controller.table.camera).
+lifted and set back under the hand (controller.table.camera). A stack seen gone with no hand
+seen at all (a hand quicker than the frames) is compared the same way: the stacks it could
+reach that changed meanwhile received it.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections.abc import Callable, Sequence
 import cv2
 import numpy as np
 
-from engine.geometry import NUM_CELLS
+from engine.geometry import NUM_CELLS, RAYS
 from vision.cues.colour_dist import NEIGHBOURING
 
 #: Sample rings across a top's outline, in disc radii, and the directions round it.
@@ -33,6 +35,9 @@ LEAST_OTHERS = 3
 #: hand changed too, but this many times less (outside camera game 11: E1 lifted and set back
 #: changed 89, its neighbour E2 14, against the other stacks' 5.6). It was only shaken.
 SHAKEN = 3.0
+#: A stack seen gone this many frames at most after it was last read (its own look changed
+#: with it) with no hand seen: the stacks that changed between the same frames received it.
+QUICK = 3
 
 
 _NEIGHBOURS = NEIGHBOURING.astype(np.int8)
@@ -59,6 +64,7 @@ class TouchWatch:
         self._last_seen = np.full(NUM_CELLS, -1)  # the frame each cell was last in view
         self._hidden = np.zeros(NUM_CELLS, bool)
         self._tops = ["."] * NUM_CELLS  # each cell's reading the last frame it was in view
+        self._top_at = np.full(NUM_CELLS, -1)  # the last frame it read a top in view
         self.touched = 0  # cells judged touched, until a hand covers them again
 
     def reset(self) -> None:
@@ -66,6 +72,7 @@ class TouchWatch:
         self._last_seen[:] = -1
         self._hidden[:] = False
         self._tops = ["."] * NUM_CELLS
+        self._top_at[:] = -1
         self.touched = 0
 
     def looks(self, frame: np.ndarray, project: Callable[[np.ndarray], np.ndarray],
@@ -106,6 +113,7 @@ class TouchWatch:
                 change = self._touched(out, ref, looks, key, seen)
                 if change is not None:
                     moved[out] = change
+        moved.update(self._unseen_hand(now, looks, key, seen, snapshot))
         for cell, change in moved.items():
             # a neighbour that reads otherwise than before the hand is a stack gone (or one
             # come), not one shaken: its stack may have landed here (room game 105: J2K3,
@@ -117,11 +125,43 @@ class TouchWatch:
         self._last_seen[seen] = now
         for i in np.flatnonzero(seen).tolist():
             self._tops[i] = snapshot[i]
+            if snapshot[i] in "wbr":
+                self._top_at[i] = now
         self._hidden = hidden
-        keep = set(self._last_seen[self._last_seen >= 0].tolist())
+        keep = set(self._last_seen[self._last_seen >= 0].tolist()) | set(
+            self._top_at[self._top_at >= now - QUICK].tolist())
         for f in [f for f in self._frames if f not in keep]:
             del self._frames[f]
         return self.touched
+
+    def _unseen_hand(self, now: int, looks: np.ndarray, heights: tuple[int, ...],
+                     seen: np.ndarray, snapshot: str) -> dict[int, float]:
+        """The stacks that changed clearly while a stack in view went, with no hand seen
+        (a hand quicker than the frames, or out of the picture), between the last frame
+        that stack was read and this one: one of them received it (room game 102: D2's
+        stack onto E2, 135: H5's onto G5, both tops of the mover's colour; the table's
+        prompt was never answered and nothing later told), among the cells it could reach.
+        Gone means read empty now and its own look changed with it (not a top misread empty
+        for a frame)."""
+        gone = [d for d in np.flatnonzero(seen & ~self._hidden).tolist()
+                if snapshot[d] == "." and self._tops[d] in "wbr"
+                and int(self._top_at[d]) >= now - QUICK and int(self._top_at[d]) in self._frames
+                and self._touched(d, int(self._top_at[d]), looks, heights, seen) is not None]
+        out: dict[int, float] = {}
+        for d in gone:
+            ref = int(self._top_at[d])
+            # where it may have gone: as many cells on as it is tall, in a straight line; not
+            # beside another stack gone, whose going changed its look too (cut-off stacks
+            # taken away, room game 102: A1 and B1 beside C1, B2 and A2)
+            h = heights[d]
+            for c in {ray[h - 1] for ray in RAYS[d] if 0 < h <= len(ray)}:
+                if (seen[c] and not self._hidden[c] and snapshot[c] in "wbr"
+                        and self._top_at[c] >= ref
+                        and not any(NEIGHBOURING[c, e] for e in gone if e != d)):
+                    change = self._touched(c, ref, looks, heights, seen)
+                    if change is not None:
+                        out[c] = max(change, out.get(c, 0.0))
+        return out
 
     def _touched(self, c: int, ref: int, looks: np.ndarray, heights: tuple[int, ...],
                  seen: np.ndarray) -> float | None:
