@@ -397,13 +397,8 @@ class BoardReader:
             snapshot, conf, reasons = read_taller(
                 lambda h: self.sample(frame, pose, h)[0], self.model, heights, snapshot,
                 conf, reasons, cover.covered)
-            # a neighbour read empty, or bare since (a stack lifted away before the controller
-            # has the move), leaves the line of sight open (room game 102: I3 beside H3)
-            gone = self.model.looks.gone
-            sight = [0 if x == "." or gone is not None and gone[c] else h
-                     for c, (x, h) in enumerate(zip(snapshot, heights, strict=True))]
             snapshot, conf, reasons = read_bare(
-                self.model.looks, samples, lambda c: self._ring_open(pose, sight, c),
+                self.model.looks, samples, lambda c, h: self._ring_open(pose, h, c),
                 self.model.thresholds, snapshot, conf, reasons, cover.covered)
         return Reading(snapshot, conf, fresh, reasons, pose.markers if fresh else (), top_px,
                        pose)

@@ -38,7 +38,7 @@ def _frame(looks: _Looks, bare: bool, heights: list[int] | None = None,
     if covered is not None:
         mask[covered] = True
     s = SimpleNamespace(heights=heights)
-    out, _, why = read_bare(looks, s, lambda c: c, Thresholds(), labels,  # type: ignore[arg-type]
+    out, _, why = read_bare(looks, s, lambda c, h: c, Thresholds(), labels,  # type: ignore[arg-type]
                             [0.5] * NUM_CELLS, reasons, mask)
     return out[CELL], why[CELL]
 

@@ -6,7 +6,7 @@ heights call occupied whose board round it is again as it was then holds no stac
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -277,8 +277,8 @@ class CellLooks:
         self.confirmed[keep & ~known] = 0
 
 
-def read_bare(looks: CellLooks, s: CellSamples, open_for: Callable[[np.ndarray], np.ndarray],
-              th: Thresholds,
+def read_bare(looks: CellLooks, s: CellSamples,
+              open_for: Callable[[np.ndarray, Sequence[int]], np.ndarray], th: Thresholds,
               labels: str, conf: list[float], reasons: list[str], covered: np.ndarray
               ) -> tuple[str, list[float], list[str]]:
     """``labels`` with the cells the heights call occupied read '.' where the board round
@@ -308,7 +308,13 @@ def read_bare(looks: CellLooks, s: CellSamples, open_for: Callable[[np.ndarray],
         # came near since its look was kept is not)
         piece &= ~looks.veiled
     covered = np.asarray(covered, bool)
-    bare = looks.bare(s, open_for, th, also=piece) & ~covered
+    # ``open_for(cells, heights)``: a neighbour read empty, or bare since, stands in no line
+    # of sight (a stack lifted away before the controller has the move: room game 102,
+    # vacated H3 beside I3 had four directions by the heights and read 'w', I3H3 committed)
+    gone = np.array([x == "." for x in labels]) | (
+        False if looks.gone is None else looks.gone > 0)
+    sight = np.where(gone, 0, heights).tolist()
+    bare = looks.bare(s, lambda cells: open_for(cells, sight), th, also=piece) & ~covered
     if looks.gone is None or looks.bare_run is None:
         looks.gone = np.zeros(NUM_CELLS, int)
         looks.bare_run = np.zeros(NUM_CELLS, int)

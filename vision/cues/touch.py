@@ -143,13 +143,13 @@ class TouchWatch:
         prompt was never answered and nothing later told), among the cells it could reach.
         Gone means read empty now and its own look changed with it (not a top misread empty
         for a frame)."""
-        gone = [d for d in np.flatnonzero(seen & ~self._hidden).tolist()
+        gone = {d: int(self._top_at[d]) for d in np.flatnonzero(seen & ~self._hidden).tolist()
                 if snapshot[d] == "." and self._tops[d] in "wbr"
-                and int(self._top_at[d]) >= now - QUICK and int(self._top_at[d]) in self._frames
-                and self._touched(d, int(self._top_at[d]), looks, heights, seen) is not None]
+                and self._top_at[d] >= now - QUICK and int(self._top_at[d]) in self._frames}
+        gone = {d: ref for d, ref in gone.items()
+                if self._touched(d, ref, looks, heights, seen) is not None}
         out: dict[int, float] = {}
-        for d in gone:
-            ref = int(self._top_at[d])
+        for d, ref in gone.items():
             # where it may have gone: as many cells on as it is tall, in a straight line; not
             # beside another stack gone, whose going changed its look too (cut-off stacks
             # taken away, room game 102: A1 and B1 beside C1, B2 and A2)
