@@ -206,6 +206,9 @@ class FilmedTable:
         #: The true record and the controller's (``--dump``).
         self.records: tuple[list[str], list[str]] = ([], [])
         self.real = ""  # the real game's file, or "" (a random game)
+        #: Prompts a player who never answers left unanswered (only the later moves, or a
+        #: stack's height, tell where such a move landed).
+        self.never = 0
 
     def __call__(self, stacks: list[str], covered: frozenset[int], ctl: TableController,
                  sight: Sight) -> tuple[str, int]:
@@ -356,6 +359,7 @@ def play(seed: int, size: tuple[int, int], room: Room | None = None
     truth = session.truth
     table.records = ([str(m) for m in truth], done)
     table.events = session.events
+    table.never = session.stats.get("never_answered", 0)
     if done == truth and not session.stats.get("given_up"):
         return "followed", "", table, len(truth)
     first = next((i for i, (a, b) in enumerate(zip(done, truth, strict=False)) if a != b),
@@ -433,6 +437,7 @@ def main(argv: list[str] | None = None) -> int:
                     real=args.real if args.real or not every else 0.5)
     kinds: dict[str, Counter[str]] = {"random": Counter(), "real": Counter()}
     outcomes: Counter[str] = Counter()
+    never: Counter[str] = Counter()  # outcomes of the games with a prompt never answered
     reads: Counter[str] = Counter()
     cpu: list[float] = []
     start = time.perf_counter()
@@ -440,6 +445,7 @@ def main(argv: list[str] | None = None) -> int:
         outcome, where, table, plies = play(seed, (w, h), room)
         outcomes[outcome] += 1
         kinds["real" if table.real else "random"][outcome] += 1
+        never[outcome] += table.never > 0
         reads.update(table.reads)
         cpu.extend(table.read_cpu)
         if args.dump is not None:
@@ -449,6 +455,7 @@ def main(argv: list[str] | None = None) -> int:
             board = "sheet" if m is None else f"{m.kind}/{m.prints}"
             errors = {k: v for k, v in table.reads.items() if k != "frames"}
             what = f"real {table.real}, " if table.real else ""
+            what += f"{table.never} prompts never answered, " if table.never else ""
             print(f"game {seed}: {outcome} {where} ({what}{plies} actions, board {board}, "
                   f"lamp {table.scene.lamp_k:.0f} K, tilt {table.scene.tilt_deg:.0f}; "
                   f"{table.reads['frames']} frames, {table.renders} renders; "
@@ -467,6 +474,9 @@ def main(argv: list[str] | None = None) -> int:
           "for an order no reading tells apart, e.g. two red pieces in one blackout; apart "
           "from the followed ones)")
     print(f"camera_games.wrong: {outcomes['wrong']}/{games}")
+    print(f"camera_games.never_answered: {sum(never.values())}/{games} games had a prompt a "
+          f"player who never answers left (followed {never['followed']}, stalled "
+          f"{never['stalled'] + never['unseen order']}, wrong {never['wrong']})")
     frames = reads.pop("frames", 0)
     cells = frames * 49
     print(f"camera_games.frames: {frames}")
