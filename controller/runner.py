@@ -51,7 +51,9 @@ class PlacementTeacher:
     controller commits is a labelled example (the piece just put down, seen in the frame that
     proved it), taught to the colour model. When the camera can read its last frame again
     (``reread(heights)``), a board that has fitted nothing for a while is read again with each
-    legal move's heights (controller.table.heightcheck)."""
+    legal move's heights (controller.table.heightcheck). When it can tell stacks taller than
+    it last saw them (``grown(cells, by)``), a prompt about where a stack landed is put to it
+    (``TableController.height_question``) and its answer rides on the reading."""
 
     def __init__(self, camera: Any, controller: TableController) -> None:
         self.camera = camera
@@ -67,6 +69,11 @@ class PlacementTeacher:
             self.camera.learn(cell, game.stack(cell))
         self._taught = game.ply
         events = list(self.camera.poll(timeout))
+        asked = self.controller.height_question()
+        if asked is not None and hasattr(self.camera, "grown"):
+            grown = self.camera.grown(*asked)
+            events = [replace(e, grown=grown) if isinstance(e, SnapshotEvent) else e
+                      for e in events]
         if self.heights is None:
             return events
         return [replace(e, cells=self.heights.reading(e.t, e.cells, self.camera.reread))

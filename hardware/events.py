@@ -38,12 +38,15 @@ class SnapshotEvent:
     """All 49 cells as sensed at time ``t`` (seconds, the source's clock); ``polarity``:
     the hall board's per-cell magnet polarity of this very frame ('.', 'n', 's', '?'), or ''
     when the source has none; ``touched``: a camera's mask of the stacks that came out from
-    under a hand moved (lifted and set down again: vision.cues.touch), 0 when it has none."""
+    under a hand moved (lifted and set down again: vision.cues.touch), 0 when it has none;
+    ``grown``: of the cells a prompt asks about, the one a camera sees taller by the moved
+    stack's height (vision.cues.height), 0 when it cannot tell or was not asked."""
 
     t: float
     cells: str
     polarity: str = ""
     touched: int = 0
+    grown: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,11 +9,12 @@ from typing import Any
 import numpy as np
 
 from engine.errors import ConfigError
-from engine.geometry import NUM_CELLS
+from engine.geometry import NEIGHBOUR_MASKS, NUM_CELLS
 from hardware.camera import FrameSource, source_from_config
 from hardware.clock import Clock
 from hardware.events import SnapshotEvent, check_snapshot
 from vision.calibration import Calibration
+from vision.cues.height import HeightWatch
 from vision.cues.touch import TouchWatch
 from vision.geometry import BoardGeometry
 from vision.pose import BoardNotFoundError
@@ -23,6 +24,13 @@ UNREADABLE = "?" * NUM_CELLS
 #: What the table's LEDs show: cell -> (r, g, b), after brightness, lit cells only.
 Leds = Mapping[int, tuple[int, int, int]]
 HIDDEN = "hidden by a stack"  # vision.classify's reason for a cell behind a taller stack
+
+
+def clear_of_hands(snapshot: str) -> int:
+    """The cells read, with no cell over or beside them unreadable (a hand)."""
+    dark = sum(1 << c for c, ch in enumerate(snapshot) if ch == "?")
+    return sum(1 << c for c in range(NUM_CELLS)
+               if not ((dark >> c) & 1) and not dark & NEIGHBOUR_MASKS[c])
 
 
 class CameraSensor:
@@ -45,6 +53,7 @@ class CameraSensor:
         self._last_frame: np.ndarray | None = None
         g = reader.geometry
         self.touch = TouchWatch(g.cell_centres_mm(), g.disc_radius_mm, g.thickness_mm)
+        self.height = HeightWatch(g.cell_centres_mm(), g.disc_radius_mm, g.thickness_mm)
 
     def poll(self, timeout: float = 0.0) -> list[SnapshotEvent]:
         """Read one frame: [] when the source has none, else one SnapshotEvent.
@@ -71,7 +80,14 @@ class CameraSensor:
             pose = reading.pose
             touched = self.touch.update(frame, lambda p: self.reader.project(pose, p), heights,
                                         reading.snapshot)
+            self.height.update(frame, lambda p: self.reader.project(pose, p), heights,
+                               reading.snapshot, clear_of_hands(reading.snapshot))
         return [SnapshotEvent(t, check_snapshot(reading.snapshot), touched=touched)]
+
+    def grown(self, cells: int, by: int) -> int:
+        """Of ``cells``, the one the camera sees ``by`` pieces taller than the heights given
+        while the others are not (a move landed there: vision.cues.height), or 0."""
+        return self.height.grown(cells, by)
 
     @property
     def last_frame(self) -> np.ndarray | None:

@@ -144,13 +144,16 @@ class CameraEvidence:
 
     # ----------------------------------------------------------------- the prompt's answer
     def observe(self, watch: int, hidden: int, touched: int, t: float, board: str,
-                settled: str) -> None:
+                settled: str, grown: int = 0) -> bool:
         """Follow the hand at every reading. ``watch``: the blinking cells where the first
         action not committed may have landed, when the board cannot tell (0: none);
         ``hidden`` the cells that read '?', ``touched`` the camera's moved stacks, ``board``
-        the reading, ``settled`` the stable board. When a hand that came over or beside a
+        the reading, ``settled`` the stable board, ``grown`` the watched cell the camera sees
+        taller by the moved stack's height (0: none). When a hand that came over or beside a
         watched cell has gone from every watched cell and its neighbours, the cell it
-        answered (if any) is kept as that action's landing (:meth:`keep`)."""
+        answered (if any) is kept as that action's landing (:meth:`keep`). True when the
+        stacks' heights answered it just now (the board may not change again: look again)."""
+        by_height = False
         filled, hand, dark = self.filled, self._hand, self._dark
         a_hand = 0  # cells under a hand (one unreadable for seconds is misread)
         for c, ch in enumerate(board):
@@ -202,9 +205,16 @@ class CameraEvidence:
                     self._fresh & ~watch & ~sum(1 << c for c, ch in enumerate(board)
                                                if ch == ".")):
                 self.answer |= landed
+            # the stack set down taller: a player who never answers (outside the renderer's
+            # share of them, room games 105, 112, 132, 135) while the board shows that move
+            # alone, as it still reads (a later move may land on a candidate too)
+            if (self.alone and grown and not grown & ~watch and not grown & (grown - 1)
+                    and not _differ(settled, board)):
+                by_height = not self.answer & grown
+                self.answer |= grown
         if not self._held:
             if not watch & _near(hidden):
-                return
+                return by_height
             self._watch, self._before, self._touched = watch, settled, touched
             self._came = t
         cells = self._watch
@@ -215,13 +225,14 @@ class CameraEvidence:
         self._odd |= sum(1 << c for c in iter_cells(cells & ~hidden)
                          if board[c] != self._before[c])
         if hidden & _near(cells):
-            return
+            return by_height
         held = sum(1 << c for c, since in self._held.items() if t - since >= self.hold - 1e-9)
         brief = sum(1 << c for c, since in self._held.items()
                     if t - since >= self.hold / 2 - 1e-9) & self._under
         self._held.clear()
         self.answer |= self._answered(held, brief, touched, board)  # two answers: none
         self._under = self._odd = self._hid = 0
+        return by_height
 
     def _answered(self, held: int, brief: int, touched: int, board: str) -> int:
         """Of the watched cells under or beside the hand long enough (``held``; ``brief``:
@@ -384,6 +395,27 @@ class CameraEvidence:
         if d.kind != "commit" or len(cells) < 2 or len(cells) != len(d.moves):
             return False
         return _out_of_turn(game, cells, self.filled)
+
+
+def shows_alone(game: Game, source: int | None, choice: int, diff: int, board: str) -> bool:
+    """Whether the board (``diff``: the cells that read otherwise than ``game``) shows one
+    move from ``source`` to one of the ``choice`` cells and nothing else: the source empty,
+    and any other cell that differs read empty and cut off by one of those moves (taken
+    away with it: room game 112's last move)."""
+    if source is None or not (diff >> source) & 1:
+        return False
+    rest = diff & ~(1 << source)
+    if not rest:
+        return True
+    if any(board[c] != "." for c in iter_cells(rest)):
+        return False
+    cut = 0
+    for c in iter_cells(choice):
+        g = game.copy()
+        move = Move(source, c)
+        if move in g.legal_moves():
+            cut |= g.push(move)
+    return not rest & ~cut
 
 
 def unsettled(game: Game, d: Decision, pending: int, hidden: int = 0,

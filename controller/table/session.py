@@ -14,7 +14,7 @@ from typing import Any
 
 from controller.i18n import Msg, status_line
 from controller.table import gesture, guide
-from controller.table.camera import CameraEvidence, in_order, phantoms
+from controller.table.camera import CameraEvidence, in_order, phantoms, shows_alone
 from controller.table.candidates import Candidates
 from controller.table.catchup import Limits, Result
 from controller.table.debounce import Debouncer, Timing
@@ -145,10 +145,11 @@ class TableController:
                 self.polarity = polarity
             snap = self.debouncer.feed(event.t, cells)
             hidden = self.debouncer.unreadable
-            if self.colours:
-                self.sight.observe(self._watch, hidden, event.touched, event.t, cells,
-                                   self.stable or cells)
-            if snap is None and (hidden != self._unreadable or turned or self._resume):
+            answered = self.colours and self.sight.observe(
+                self._watch, hidden, event.touched, event.t, cells, self.stable or cells,
+                event.grown)
+            if snap is None and (hidden != self._unreadable or turned or self._resume
+                                 or answered):
                 snap = self.debouncer.stable
             if snap is not None:
                 self._on_stable(event.t, snap)
@@ -202,6 +203,13 @@ class TableController:
         for c in self.removals:
             out[c] = self._tall.get(c, 1)
         return out
+
+    def height_question(self) -> tuple[int, int] | None:
+        """While a prompt asks where the first action not committed landed: the prompted
+        cells and the moved stack's height, which a camera may tell by the stacks' heights."""
+        e = self.explanation
+        by = len(self.game.stack(e.source)) if e.kind == LIFTED and e.source is not None else 0
+        return (self._watch, by) if self._watch and by else None
 
     def view(self) -> BoardView:
         """The BoardView for the current state (a pure function of it)."""
@@ -429,7 +437,7 @@ class TableController:
                 self._choice_empty = empty_mask(self.stable or "") & ~up
                 self.gesture = up
             self._watch = 0 if d.by_source else choice  # where the first action landed
-            self.sight.alone = d.source is not None and diff == 1 << d.source
+            self.sight.alone = shows_alone(self.game, d.source, choice, diff, self.stable or "")
             self._set(Explanation(LIFTED, source=d.source, candidates=candidates, choice=choice,
                                   by_source=d.by_source and bool(choice)))
             if self.suggested is not None and not (choice >> self.suggested) & 1:

@@ -7,7 +7,7 @@ import pytest
 from table_helpers import board
 from test_catchup import _one_same_colour, at, first, same_colour_targets
 
-from controller.table.camera import CameraEvidence
+from controller.table.camera import CameraEvidence, shows_alone
 from controller.table.inference import LIFTED
 from controller.table.session import TableController
 from engine.game import Game
@@ -496,3 +496,66 @@ def test_a_prompted_stack_read_empty_only_between_unreadable_frames_was_not_lift
         cam.frames(flicker, 0.2)
     ctl = cam.frames(landed, 1.5)
     assert ctl.game.ply == ply and ctl.explanation.kind == LIFTED
+
+
+def test_the_prompted_cell_the_camera_sees_taller_is_the_answer() -> None:
+    """A player who never answers: the camera sees the landing's stack taller by the moved
+    stack's height (vision.cues.height) while the board shows that move alone."""
+    cam, s, (a, b), landed = prompted()
+    ctl = cam.ctl
+    asked = ctl.height_question()
+    assert asked is not None and asked[0] >> b & 1 and asked[1] == len(ctl.game.stack(s))
+    before = list(ctl.actions)
+    for _ in range(3):
+        ctl.handle(SnapshotEvent(cam.t, landed, grown=1 << b))
+        cam.t += 0.2
+        ctl.advance(cam.t)
+    assert ctl.actions == [*before, CELL_NAMES[s] + CELL_NAMES[b]]
+    assert ctl.height_question() is None
+
+
+def test_a_cell_seen_taller_is_no_answer_once_the_board_shows_more_than_that_move() -> None:
+    cam, s, (a, b), landed = prompted()
+    ctl = cam.ctl
+    other = next(c for c in iter_cells(ctl.game.movable())
+                 if c not in (s, a, b) and not NEIGHBOUR_MASKS[c] & ((1 << a) | (1 << b)))
+    later = at(landed, other, ".")  # a later stack lifted as well
+    before = list(ctl.actions)
+    for _ in range(5):
+        ctl.handle(SnapshotEvent(cam.t, later, grown=1 << b))
+        cam.t += 0.2
+        ctl.advance(cam.t)
+    assert ctl.actions == before
+
+
+def _cuts_with_a_choice(g: Game) -> tuple[int, int, int] | None:
+    """A source with two destinations of the mover's colour, one of whose moves cuts off
+    stacks: (source, that destination, the mask it cuts)."""
+    for s in iter_cells(g.movable()):
+        same = same_colour_targets(g, s)
+        if len(same) < 2:
+            continue
+        for c in same:
+            cut = g.copy().push(Move(s, c))
+            if cut:
+                return s, c, cut
+    return None
+
+
+def test_the_board_shows_a_move_alone_with_the_stacks_it_cut_off_taken_away() -> None:
+    """Room game 112: the last move cut off stacks and the players took them away at once;
+    the board still shows that move alone (the heights may answer where it landed)."""
+    g, found = first(_cuts_with_a_choice)
+    assert isinstance(found, tuple)
+    s, c, cut = found
+    choice = sum(1 << d for d in same_colour_targets(g, s))
+    now = at(board(g, True), s, ".")
+    for d in iter_cells(cut):
+        now = at(now, d, ".")
+    diff = (1 << s) | cut
+    assert shows_alone(g, s, choice, diff, now)
+    assert shows_alone(g, s, choice, 1 << s, at(board(g, True), s, "."))
+    other = next(d for d in iter_cells(g.occupied) if d != s and not (cut >> d) & 1
+                 and not (choice >> d) & 1)
+    assert not shows_alone(g, s, choice, diff | (1 << other), at(now, other, "."))
+    assert not shows_alone(g, s, choice, 1 << other, at(board(g, True), other, "."))

@@ -1,0 +1,86 @@
+"""vision.cues.height: the candidate a stack landed on stands taller; one only set back does
+not, and a camera straight above cannot tell."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.geometry import NUM_CELLS, parse_cell
+from vision.cues.height import HeightWatch
+from vision.geometry import BoardGeometry
+from vision.synthetic.render import Scene, camera_pose, heights_of, project_points, render
+
+G = BoardGeometry()
+A, B, C = parse_cell("E3"), parse_cell("C2"), parse_cell("G4")  # three tops of one colour
+SOURCE = parse_cell("D3")
+
+
+def _stacks() -> list[str]:
+    rng = np.random.default_rng(5)
+    stacks = ["".join(rng.choice(list("wb"), size=int(rng.integers(1, 3)))) for _ in range(49)]
+    for c in (A, B, C):
+        stacks[c] = "bw"
+    stacks[SOURCE] = "wbw"
+    return stacks
+
+
+def _frames(stacks: list[str], offsets: dict[int, tuple[float, float]], tilt: float,
+            seeds: range) -> tuple[list[np.ndarray], object]:
+    off = np.zeros((NUM_CELLS, 2))
+    for c, xy in offsets.items():
+        off[c] = xy
+    frames = []
+    for seed in seeds:
+        scene = Scene(stacks=list(stacks), size=(960, 720), tilt_deg=tilt, azimuth_deg=-80.0,
+                      offsets=off.ravel().tolist(), seed=seed, noise=2.5, jpeg_quality=85)
+        frames.append(render(scene, G)[0])
+    k, rot, t = camera_pose(scene, G)
+    return frames, lambda pts: project_points(k, rot, t, pts)
+
+
+def _watch(tilt: float, after: list[str], after_offsets: dict[int, tuple[float, float]]
+           ) -> int:
+    """The watch fed three frames before the move, one with a hand over the candidates, then
+    three of ``after``; what it says of A, B and C (grown by the source's three pieces)."""
+    before = _stacks()
+    heights = heights_of(before)  # what the controller has committed
+    watch = HeightWatch(G.cell_centres_mm(), G.disc_radius_mm, G.thickness_mm)
+    frames, project = _frames(before, {A: (1.0, 0.5), B: (-0.8, 0.3)}, tilt, range(1, 4))
+    clear = (1 << NUM_CELLS) - 1
+    snap = "".join(s[-1] for s in before)
+    for f in frames:
+        watch.update(f, project, heights, snap, clear)
+    hand = sum(1 << c for c in (A, B, C, SOURCE))
+    watch.update(frames[-1], project, heights, "?" * NUM_CELLS, clear & ~hand)
+    frames, project = _frames(after, after_offsets, tilt, range(4, 7))
+    snap = "".join(s[-1] if s else "." for s in after)
+    said = 0
+    for f in frames:
+        watch.update(f, project, heights, snap, clear)
+        said = watch.grown((1 << A) | (1 << B) | (1 << C), 3)
+    return said
+
+
+def _moved(onto: int) -> list[str]:
+    after = _stacks()
+    after[onto] += after[SOURCE]
+    after[SOURCE] = ""
+    return after
+
+
+@pytest.mark.parametrize("onto", [A, B, C])
+def test_the_candidate_a_stack_landed_on_is_taller(onto: int) -> None:
+    assert _watch(28.0, _moved(onto), {A: (1.0, 0.5), B: (-0.8, 0.3), onto: (2.5, -2.0)}) == (
+        1 << onto)
+
+
+def test_a_stack_only_set_back_off_where_it_stood_is_not_taller() -> None:
+    after = _stacks()
+    after[SOURCE] = ""  # still in the hand
+    assert _watch(28.0, after, {A: (-2.0, 2.5), B: (-0.8, 0.3)}) == 0
+
+
+def test_a_camera_straight_above_cannot_tell() -> None:
+    assert _watch(0.0, _moved(A), {A: (2.5, -2.0), B: (-0.8, 0.3)}) == 0
+
