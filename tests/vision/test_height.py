@@ -39,8 +39,8 @@ def _frames(stacks: list[str], offsets: dict[int, tuple[float, float]], tilt: fl
     return frames, lambda pts: project_points(k, rot, t, pts)
 
 
-def _watch(tilt: float, after: list[str], after_offsets: dict[int, tuple[float, float]]
-           ) -> int:
+def _watch(tilt: float, after: list[str], after_offsets: dict[int, tuple[float, float]],
+           flicker: bool = False) -> int:
     """The watch fed three frames before the move, one with a hand over the candidates, then
     three of ``after``; what it says of A, B and C (grown by the source's three pieces)."""
     before = _stacks()
@@ -56,8 +56,10 @@ def _watch(tilt: float, after: list[str], after_offsets: dict[int, tuple[float, 
     frames, project = _frames(after, after_offsets, tilt, range(4, 7))
     snap = "".join(s[-1] if s else "." for s in after)
     said = 0
-    for f in frames:
-        watch.update(f, project, heights, snap, clear)
+    for i, f in enumerate(frames):
+        # ``flicker``: the vacated source reads a top for a frame (a printed board)
+        read = snap[:SOURCE] + "w" + snap[SOURCE + 1:] if flicker and i == 1 else snap
+        watch.update(f, project, heights, read, clear)
         said = watch.grown((1 << A) | (1 << B) | (1 << C), 3)
     return said
 
@@ -73,6 +75,11 @@ def _moved(onto: int) -> list[str]:
 def test_the_candidate_a_stack_landed_on_is_taller(onto: int) -> None:
     assert _watch(28.0, _moved(onto), {A: (1.0, 0.5), B: (-0.8, 0.3), onto: (2.5, -2.0)}) == (
         1 << onto)
+
+
+def test_a_vacated_cell_read_as_a_top_for_a_frame_does_not_start_the_question_again(
+        ) -> None:
+    assert _watch(28.0, _moved(B), {A: (1.0, 0.5), B: (2.5, -2.0)}, flicker=True) == 1 << B
 
 
 def test_a_stack_only_set_back_off_where_it_stood_is_not_taller() -> None:
