@@ -211,7 +211,7 @@ class FilmedTable:
         self.never = 0
 
     def __call__(self, stacks: list[str], covered: frozenset[int], ctl: TableController,
-                 sight: Sight) -> tuple[str, int]:
+                 sight: Sight) -> tuple[str, int, int]:
         if self.teacher is None:
             self.camera = CameraSensor(SyntheticSource(self._next_frame), BoardReader(),
                                        self.clock,
@@ -255,7 +255,7 @@ class FilmedTable:
         self.read_cpu.append(time.process_time() - t0)
         event = events[0]
         assert isinstance(event, SnapshotEvent)
-        cells, touched = event.cells, event.touched
+        cells, touched, grown = event.cells, event.touched, event.grown
         self._score(cells, ctl)
         reading = self.camera.last_reading if self.camera is not None else None
         self.log.append({
@@ -276,7 +276,7 @@ class FilmedTable:
         if self.behind > LOST_AFTER:
             self.lost = (self.frame, self.truth.expected, cells, ctl.game.stacks(), ctl.view())
             raise GiveUp
-        return cells, touched
+        return cells, touched, grown
 
     def _leds(self, sight: Sight) -> dict[int, tuple[int, int, int]]:
         """The LEDs as lit now: the true game's roles ``LED_LAG`` s ago, in the default

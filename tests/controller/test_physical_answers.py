@@ -42,10 +42,10 @@ def test_lights_tell_the_sensor_the_true_roles_without_changing_the_game() -> No
     seen: list[Sight] = []
 
     def sensor(stacks: list[str], covered: frozenset[int], ctl: TableController,
-               sight: Sight) -> tuple[str, int]:
+               sight: Sight) -> tuple[str, int, int]:
         seen.append(sight)
         return "".join("?" if c in covered else (s[-1] if s else ".")
-                       for c, s in enumerate(stacks)), 0
+                       for c, s in enumerate(stacks)), 0, 0
 
     plain = generate(5, "camera", sensor=sensor)
     assert all(s.roles == () for s in seen)

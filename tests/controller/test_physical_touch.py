@@ -27,16 +27,16 @@ def test_hall_tables_draw_nothing_new() -> None:
 
 
 def test_a_sensor_sees_stacks_set_down_and_whose_hand_acts() -> None:
-    """A Sensor may return (cells, touched); it is told how often a stack was set down on
+    """A Sensor may return (cells, touched, grown); it is told how often a stack was set down on
     each cell, whose hand is over the board and the cell it acts on."""
     seen: list[Sight] = []
 
     def sensor(stacks: list[str], covered: frozenset[int], ctl: TableController,
-               sight: Sight) -> tuple[str, int]:
+               sight: Sight) -> tuple[str, int, int]:
         seen.append(sight)
         cells = "".join("?" if c in covered else (s[-1] if s else ".")
                         for c, s in enumerate(stacks))
-        return cells, 0
+        return cells, 0, 0
 
     session = generate(2, "camera", sensor=sensor)
     assert len(session.truth) > 49
