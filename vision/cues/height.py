@@ -132,9 +132,12 @@ AROUND_MM = 5.0
 GROWN = 0.06
 #: ... and every other candidate at least this much less.
 APART = 0.05
+#: ... and at most this share of its growth ...
+SECOND = 0.5
 #: ... or, where the others read empty (taken away), this much on its own.
 ALONE = 0.15
-#: Readings with every candidate in view whose median is the verdict.
+#: Readings with every candidate in view that must each say the same (a candidate's own LED
+#: changes its outline's colours: room game 102 read E2 and D3 grown by turns).
 READINGS = 3
 
 
@@ -234,8 +237,8 @@ class HeightWatch:
     def grown(self, cells: int, by: int) -> int:
         """Of ``cells``, the one the last frame shows ``by`` pieces taller than the height
         given while the others are not (a cell read empty is none of them: a stack taken
-        away), over the last ``READINGS`` frames with all of them in view; 0 while it cannot
-        tell. One alone must show it by ``ALONE`` at least. The outlines are not looked at
+        away), in each of the last ``READINGS`` frames with all of them in view; 0 while it
+        cannot tell. One alone must show it by ``ALONE`` at least. The outlines are not looked at
         round the other candidates and round the stacks gone (the source among them)."""
         standing = cells & ~self._empty
         members = list(iter_cells(standing))
@@ -263,9 +266,17 @@ class HeightWatch:
         self._deltas = (self._deltas + [now])[-READINGS:]
         if len(self._deltas) < READINGS:
             return 0
-        med = {c: float(np.median([d[c] for d in self._deltas])) for c in members}
-        best = max(members, key=lambda c: med[c])
-        if med[best] < (GROWN if len(members) > 1 else ALONE) or any(
-                med[c] > med[best] - APART for c in members if c != best):
-            return 0
-        return 1 << best
+        said = {_said(d) for d in self._deltas}
+        cell = said.pop() if len(said) == 1 else None
+        return 0 if cell is None else 1 << cell
+
+
+def _said(deltas: dict[int, float]) -> int | None:
+    """The one cell of one reading that grew while the others did not, or None."""
+    best = max(deltas, key=lambda c: deltas[c])
+    top = deltas[best]
+    if top < (GROWN if len(deltas) > 1 else ALONE):
+        return None
+    if any(v > min(top - APART, top * SECOND) for c, v in deltas.items() if c != best):
+        return None
+    return best
