@@ -205,11 +205,13 @@ class CameraEvidence:
                     self._fresh & ~watch & ~sum(1 << c for c, ch in enumerate(board)
                                                if ch == ".")):
                 self.answer |= landed
-            # the stack set down taller: a player who never answers (outside the renderer's
-            # share of them, room games 105, 112, 132, 135) while the board shows that move
-            # alone, as it still reads (a later move may land on a candidate too)
+            # the stack set down taller, and seen moved (under a hand too): a player who
+            # never answers (room games 102, 112, 132, 135) while the board shows that move
+            # alone, as it still reads (a later move may land on a candidate too); either cue
+            # alone is wrong now and then (room game 129: I1 read grown by 0.17, the landing
+            # H2 by 0.0; 104: H1 read moved as the next player's arm came)
             if (self.alone and grown and not grown & ~watch and not grown & (grown - 1)
-                    and not _differ(settled, board)):
+                    and grown & self._fresh and not _differ(settled, board)):
                 by_height = not self.answer & grown
                 self.answer |= grown
         if not self._held:

@@ -498,20 +498,37 @@ def test_a_prompted_stack_read_empty_only_between_unreadable_frames_was_not_lift
     assert ctl.game.ply == ply and ctl.explanation.kind == LIFTED
 
 
-def test_the_prompted_cell_the_camera_sees_taller_is_the_answer() -> None:
-    """A player who never answers: the camera sees the landing's stack taller by the moved
-    stack's height (vision.cues.height) while the board shows that move alone."""
+def _taller(touched_b: bool) -> tuple[list[str], list[str], str]:
+    """A prompt, then b seen moved as an arm was over the board elsewhere (no answer by the
+    touch cue alone: an arm shades stacks), then b seen taller by the moved stack's height."""
     cam, s, (a, b), landed = prompted()
     ctl = cam.ctl
     asked = ctl.height_question()
     assert asked is not None and asked[0] >> b & 1 and asked[1] == len(ctl.game.stack(s))
+    far = [c for c in iter_cells(ctl.game.occupied)
+           if not spread(NEIGHBOUR_MASKS[a] | NEIGHBOUR_MASKS[b] | (1 << s)) >> c & 1][:2]
+    touched = 1 << b if touched_b else 0
     before = list(ctl.actions)
+    cam.frames(hide(landed, sum(1 << c for c in far)), 0.2, touched=touched)
+    cam.frames(landed, 1.0, touched=touched)
+    assert ctl.actions == before  # seen moved under an arm: not enough
     for _ in range(3):
-        ctl.handle(SnapshotEvent(cam.t, landed, grown=1 << b))
+        ctl.handle(SnapshotEvent(cam.t, landed, touched=touched, grown=1 << b))
         cam.t += 0.2
         ctl.advance(cam.t)
-    assert ctl.actions == [*before, CELL_NAMES[s] + CELL_NAMES[b]]
-    assert ctl.height_question() is None
+    return before, list(ctl.actions), CELL_NAMES[s] + CELL_NAMES[b]
+
+
+def test_the_prompted_cell_seen_moved_and_taller_is_the_answer() -> None:
+    """A player who never answers: the camera saw the landing's stack moved (an arm over the
+    board) and sees it taller by the moved stack's height (vision.cues.height)."""
+    before, after, move = _taller(touched_b=True)
+    assert after == [*before, move]
+
+
+def test_a_prompted_cell_seen_taller_but_not_moved_is_no_answer() -> None:
+    before, after, _ = _taller(touched_b=False)
+    assert after == before
 
 
 def test_a_cell_seen_taller_is_no_answer_once_the_board_shows_more_than_that_move() -> None:
@@ -522,7 +539,7 @@ def test_a_cell_seen_taller_is_no_answer_once_the_board_shows_more_than_that_mov
     later = at(landed, other, ".")  # a later stack lifted as well
     before = list(ctl.actions)
     for _ in range(5):
-        ctl.handle(SnapshotEvent(cam.t, later, grown=1 << b))
+        ctl.handle(SnapshotEvent(cam.t, later, touched=1 << b, grown=1 << b))
         cam.t += 0.2
         ctl.advance(cam.t)
     assert ctl.actions == before

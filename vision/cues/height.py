@@ -122,6 +122,10 @@ def _inside(polys: Sequence[np.ndarray], pts: np.ndarray) -> np.ndarray:
 MAX_EXTRA = 4
 #: Clean views of a stack at one height kept for what it looked like then.
 VIEWS = 3
+#: Pixels the moved stack's side wall must show at the least (the top's centre raised by it):
+#: a camera nearly straight above sees stacks' tops alike at any height (room game 106, a
+#: camera 4 degrees off: H1 read grown by 0.08 and the true landing J3 by 0.01).
+WALL_PX = 3.0
 #: How far round a stack that moved (or may have) the outlines beside it are not counted:
 #: a stack gone from behind a candidate, or one grown in front of it, changes what its
 #: outline shows without changing its height (room game 102: 0.25 and 0.43 on two candidates
@@ -254,6 +258,12 @@ class HeightWatch:
             return 0
         frame, project = self._frame, self._project
         assert frame is not None
+        for c in members:  # the growth must show: a camera (nearly) straight above a stack
+            x, y = self._centres[c]
+            z = self._heights[c] * self._thickness
+            ends = project(np.array([[x, y, z], [x, y, z + by * self._thickness]]))
+            if float(np.hypot(*(ends[1] - ends[0]))) < WALL_PX:
+                return 0
         now: dict[int, float] = {}
         for c in members:
             if c not in self._before:
