@@ -409,7 +409,7 @@ def shows_alone(game: Game, source: int | None, choice: int, diff: int, board: s
     rest = diff & ~(1 << source)
     if not rest:
         return True
-    if any(board[c] != "." for c in iter_cells(rest)):
+    if len(board) != NUM_CELLS or any(board[c] != "." for c in iter_cells(rest)):
         return False
     cut = 0
     for c in iter_cells(choice):
