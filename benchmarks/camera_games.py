@@ -486,6 +486,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"camera_games.cells.{key.replace(' ', '_')}: {reads[key]} ({share:.3f} %)")
     if cpu:
         print(f"camera_games.read_cpu_ms.median: {1000 * float(np.median(cpu)):.1f}")
+        print(f"camera_games.read_cpu_ms.p99: {1000 * float(np.percentile(cpu, 99)):.1f}")
     print(f"camera_games.wall_s: {time.perf_counter() - start:.0f}")
     return 0
 
