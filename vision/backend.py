@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from engine.errors import ConfigError
-from engine.geometry import NEIGHBOUR_MASKS, NUM_CELLS
+from engine.geometry import NUM_CELLS, spread
 from hardware.camera import FrameSource, source_from_config
 from hardware.clock import Clock
 from hardware.events import SnapshotEvent, check_snapshot
@@ -27,10 +27,9 @@ HIDDEN = "hidden by a stack"  # vision.classify's reason for a cell behind a tal
 
 
 def clear_of_hands(snapshot: str) -> int:
-    """The cells read, with no cell over or beside them unreadable (a hand)."""
+    """The cells read, with no cell beside them unreadable (a hand)."""
     dark = sum(1 << c for c, ch in enumerate(snapshot) if ch == "?")
-    return sum(1 << c for c in range(NUM_CELLS)
-               if not ((dark >> c) & 1) and not dark & NEIGHBOUR_MASKS[c])
+    return ((1 << NUM_CELLS) - 1) & ~(dark | spread(dark))
 
 
 class CameraSensor:

@@ -209,7 +209,7 @@ class HeightWatch:
                 continue
             if ref is not None and (not ref[2][0] or len(ref[1]) >= VIEWS):
                 continue
-            view = _View(frame, project, self._centres[c], self._radius + 0.0,
+            view = _View(frame, project, self._centres[c], self._radius,
                          (h + MAX_EXTRA) * self._thickness)
             if ref is None:
                 self._refs[c] = (h, [view], [True])
