@@ -21,6 +21,7 @@ behind or in front of a stack changes its outline's colours, not its height.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -163,6 +164,15 @@ class _View:
         return np.asarray(self.full(pts) - self.origin)
 
 
+@dataclass
+class _Kept:
+    """A stack's views at one height, and whether more may still be added."""
+
+    height: int
+    views: list[_View]
+    open: bool = True
+
+
 class HeightWatch:
     """Which of a few stacks a move landed on, by their heights (:meth:`grown`).
 
@@ -174,8 +184,7 @@ class HeightWatch:
         self._centres = np.asarray(centres, float)
         self._radius = disc_radius
         self._thickness = thickness
-        #: cell -> (the height given, its views, [still taking views])
-        self._refs: dict[int, tuple[int, list[_View], list[bool]]] = {}
+        self._refs: dict[int, _Kept] = {}  # per cell, its views at the height given
         self._asked: tuple[int, ...] = (0, 0, 0, 0)
         self._before: dict[int, float] = {}  # per candidate, its views' fit for the question
         self._deltas: list[dict[int, float]] = []
@@ -186,10 +195,6 @@ class HeightWatch:
         self._empty = 0  # the cells read empty in the last frame
         self._hidden = 0  # the stacks seen gone beside the candidates asked about
 
-    def reset(self) -> None:
-        self._refs.clear()
-        self._asked, self._before, self._deltas = (0, 0, 0, 0), {}, []
-
     def update(self, frame: np.ndarray, project: Project, heights: Sequence[int],
                snapshot: str, clear: int) -> None:
         """Take one frame (``clear``: the cells in view with no hand over or beside them)."""
@@ -197,24 +202,24 @@ class HeightWatch:
         self._heights, self._clear = tuple(int(h) for h in heights), clear
         self._empty = sum(1 << c for c, ch in enumerate(snapshot) if ch == ".")
         for c, h in enumerate(self._heights):
-            ref = self._refs.get(c)
-            if h == 0 or snapshot[c] == "." or (ref is not None and ref[0] != h):
-                self._refs.pop(c, None)
-                ref = None
+            kept = self._refs.get(c)
             if h == 0 or snapshot[c] == ".":
+                self._refs.pop(c, None)
                 continue
+            if kept is not None and kept.height != h:
+                kept = None
             if not (clear >> c) & 1:
-                if ref is not None:
-                    ref[2][0] = False  # kept as it is from now on
+                if kept is not None:
+                    kept.open = False  # kept as it is from now on
                 continue
-            if ref is not None and (not ref[2][0] or len(ref[1]) >= VIEWS):
+            if kept is not None and (not kept.open or len(kept.views) >= VIEWS):
                 continue
             view = _View(frame, project, self._centres[c], self._radius,
                          (h + MAX_EXTRA) * self._thickness)
-            if ref is None:
-                self._refs[c] = (h, [view], [True])
+            if kept is None:
+                self._refs[c] = _Kept(h, [view])
             else:
-                ref[1].append(view)
+                kept.views.append(view)
 
     def _fit(self, view: _View, c: int, by: int, hide: Sequence[np.ndarray]) -> float:
         """log(fit ``by`` pieces taller / fit at the height given) of cell ``c`` in ``view``."""
@@ -254,7 +259,7 @@ class HeightWatch:
             self._asked, self._before, self._deltas, self._hidden = key, {}, [], gone
         if (not members or not 1 <= by <= MAX_EXTRA or self._project is None
                 or any(not (self._clear >> c) & 1 or c not in self._refs
-                       or self._refs[c][0] != self._heights[c] for c in members)):
+                       or self._refs[c].height != self._heights[c] for c in members)):
             return 0
         frame, project = self._frame, self._project
         assert frame is not None
@@ -269,7 +274,7 @@ class HeightWatch:
             if c not in self._before:
                 self._before[c] = float(np.mean([
                     self._fit(v, c, by, self._round(v.full, c, cells, by))
-                    for v in self._refs[c][1]]))
+                    for v in self._refs[c].views]))
             here = _View(frame, project, self._centres[c], self._radius,
                          (self._heights[c] + MAX_EXTRA) * self._thickness)
             now[c] = self._fit(here, c, by, self._round(project, c, cells, by)) - self._before[c]
