@@ -27,7 +27,7 @@ HIDDEN = "hidden by a stack"  # vision.classify's reason for a cell behind a tal
 
 
 def clear_of_hands(snapshot: str) -> int:
-    """The cells read, with no cell beside them unreadable (a hand)."""
+    """The cells read, with no unreadable cell (a hand) over or beside them."""
     dark = sum(1 << c for c, ch in enumerate(snapshot) if ch == "?")
     return ((1 << NUM_CELLS) - 1) & ~(dark | spread(dark))
 
