@@ -399,17 +399,21 @@ class CameraEvidence:
         return _out_of_turn(game, cells, self.filled)
 
 
-def shows_alone(game: Game, source: int | None, choice: int, diff: int, board: str) -> bool:
+def shows_alone(game: Game, source: int | None, choice: int, diff: int, board: str | None,
+                options: Sequence[Hypothesis] = ()) -> bool:
     """Whether the board (``diff``: the cells that read otherwise than ``game``) shows one
     move from ``source`` to one of the ``choice`` cells and nothing else: the source empty,
     and any other cell that differs read empty and cut off by one of those moves (taken
-    away with it: room game 112's last move)."""
+    away with it: room game 112's last move); or, where every explanation (``options``)
+    made more actions, none of the later ones came near those cells (:func:`_later_apart`)."""
     if source is None or not (diff >> source) & 1:
         return False
+    if _later_apart(game, options, choice):
+        return True
     rest = diff & ~(1 << source)
     if not rest:
         return True
-    if len(board) != NUM_CELLS or any(board[c] != "." for c in iter_cells(rest)):
+    if board is None or len(board) != NUM_CELLS or any(board[c] != "." for c in iter_cells(rest)):
         return False
     cut = 0
     for c in iter_cells(choice):
@@ -418,6 +422,28 @@ def shows_alone(game: Game, source: int | None, choice: int, diff: int, board: s
         if move in g.legal_moves():
             cut |= g.push(move)
     return not rest & ~cut
+
+
+def _later_apart(game: Game, options: Sequence[Hypothesis], choice: int) -> bool:
+    """Whether the actions every explanation makes after the prompted one keep off the
+    prompted cells (``choice``): none moves from or onto one, or cuts one off, so a prompted
+    stack grown by the moved stack's height grew by the prompted action (room game 135: H5's
+    stack onto G5 and H4's onto G3 between two frames; the board never showed H5's alone)."""
+    if not options:
+        return False
+    for h in options:
+        moves = h.real_moves()
+        if h.back or len(moves) < 2 or (h.lifted is not None and (choice >> h.lifted) & 1):
+            return False
+        first = moves[0]
+        if first.target is None or not (choice >> first.target) & 1:
+            return False
+        g = game.copy()
+        g.push(first)
+        for m in moves[1:]:
+            if cells_of(m) & choice or g.push(m) & choice:
+                return False
+    return True
 
 
 def unsettled(game: Game, d: Decision, pending: int, hidden: int = 0,

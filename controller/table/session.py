@@ -43,8 +43,7 @@ class TableController:
     """
 
     def __init__(
-        self,
-        *,
+        self, *,
         journal: JournalLike | None = None,
         game: Game | None = None,
         colours: bool | None = None,
@@ -437,7 +436,8 @@ class TableController:
                 self._choice_empty = empty_mask(self.stable or "") & ~up
                 self.gesture = up
             self._watch = 0 if d.by_source else choice  # where the first action landed
-            self.sight.alone = shows_alone(self.game, d.source, choice, diff, self.stable or "")
+            stable = self.stable
+            self.sight.alone = shows_alone(self.game, d.source, choice, diff, stable, d.options)
             self._set(Explanation(LIFTED, source=d.source, candidates=candidates, choice=choice,
                                   by_source=d.by_source and bool(choice)))
             if self.suggested is not None and not (choice >> self.suggested) & 1:

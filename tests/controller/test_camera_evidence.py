@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 from table_helpers import board
-from test_catchup import _one_same_colour, at, first, same_colour_targets
+from test_catchup import _one_same_colour, after, at, first, same_colour_targets
 
 from controller.table.camera import CameraEvidence, shows_alone
+from controller.table.catchup import Hypothesis, cells_of
 from controller.table.inference import LIFTED
 from controller.table.session import TableController
 from engine.game import Game
@@ -576,3 +577,44 @@ def test_the_board_shows_a_move_alone_with_the_stacks_it_cut_off_taken_away() ->
                  and not (choice >> d) & 1)
     assert not shows_alone(g, s, choice, diff | (1 << other), at(now, other, "."))
     assert not shows_alone(g, s, choice, 1 << other, at(board(g, True), other, "."))
+
+
+def _a_later_move_apart(g: Game) -> tuple[int, list[int], Move] | None:
+    """A source with destinations of the mover's colour, and a move of the next player that
+    keeps off them and cuts none of them off after the first one: (source, those, the move)."""
+    for s in iter_cells(g.movable()):
+        same = same_colour_targets(g, s)
+        near = sum(1 << d for d in same) | 1 << s
+        if len(same) < 2:
+            continue
+        h = after(g, Move(s, same[0]))
+        for m in h.legal_moves():
+            if (m.source is not None and not cells_of(m) & near and not h.copy().push(m) & near
+                    and all(m in after(g, Move(s, d)).legal_moves() for d in same)):
+                return s, same, m
+    return None
+
+
+def test_a_prompted_move_with_a_later_move_apart_from_its_candidates_shows_alone() -> None:
+    """Room game 135: H5's stack onto G5 and H4's onto G3 between two frames. The board never
+    shows H5's move alone, but every explanation's later move keeps off the prompted cells,
+    so a prompted stack grown by the moved stack's height grew by that move."""
+    g, found = first(_a_later_move_apart)
+    assert isinstance(found, tuple)
+    s, same, m = found
+    assert m.source is not None and m.target is not None
+    choice = sum(1 << d for d in same)
+    options = [Hypothesis(0, (Move(s, d), m), None, (0, 0, 0, d), True) for d in same]
+    now = after(g, Move(s, same[0]), m)
+    snap = board(now, True)
+    diff = sum(1 << c for c, (a, b) in enumerate(zip(board(g, True), snap, strict=True))
+               if a != b)
+    assert diff & ~((1 << s) | choice)  # the later move shows too
+    assert not shows_alone(g, s, choice, diff, snap)
+    assert shows_alone(g, s, choice, diff, snap, options)
+    # a later move onto a prompted cell, or none at all in one explanation: not alone
+    onto = next(Move(m.source, d) for d in range(49) if (choice >> d) & 1)
+    assert not shows_alone(g, s, choice, diff, snap, [*options[:1], Hypothesis(
+        0, (Move(s, same[1]), onto), None, (0, 0, 0, 0), True)])
+    assert not shows_alone(g, s, choice, diff, snap, [*options[:1], Hypothesis(
+        0, (Move(s, same[1]),), None, (0, 0, 0, 0), True)])
