@@ -534,13 +534,17 @@ def phantoms(game: Game, snap: str, removals: Collection[int]) -> str:
     source of one of the last two moves, which a take-back refills) is something else the
     camera sees: a neighbour taller than the heights say seen past it, a stack carried over
     it, a sleeve (camera benchmark game 13: C1C4 made C4 taller, its side read as a black top
-    on C5, and no explanation fitted the board again)."""
+    on C5, and no explanation fitted the board again). A red top there is never a stack: a
+    stack topped by a DVONN piece is nobody's to move, and what a take-back refills, or a
+    cut-off stack, holds none (room game 116: H5, behind the tall G5 its stack went onto,
+    read red now and then, and that kept every later explanation away)."""
     if game.placing:
         return snap
     refill = {m.source for m in [m for m in game.move_stack if not m.is_pass][-2:]}
     occupied = game.occupied
     out = list(snap)
     for c, ch in enumerate(snap):
-        if ch in "wbr" and not (occupied >> c) & 1 and c not in removals and c not in refill:
+        if ch in "wbr" and not (occupied >> c) & 1 and (
+                ch == "r" or c not in removals and c not in refill):
             out[c] = "?"
     return "".join(out)

@@ -253,7 +253,8 @@ def test_the_reader_is_given_the_cut_off_stacks_still_standing() -> None:
 def test_a_top_read_on_an_empty_cell_in_the_moving_phase_is_unknown() -> None:
     """An empty cell never fills again: a top read there is a taller neighbour seen past it,
     a carried stack, a sleeve (camera benchmark game 13). A cut-off stack still standing and
-    the source of a recent move (a take-back refills it) keep their readings."""
+    the source of a recent move (a take-back refills it) keep their readings, but a red top,
+    which neither can show."""
     from table_helpers import playouts
 
     from controller.table.camera import phantoms
@@ -268,6 +269,9 @@ def test_a_top_read_on_an_empty_cell_in_the_moving_phase_is_unknown() -> None:
     assert phantoms(g, at(snap, other, "b"), {other: "b"})[other] == "b"  # cut off, standing
     assert source is not None and not g.stack(source)  # a move empties its source
     assert phantoms(g, at(snap, source, "w"), {})[source] == "w"  # a take-back refills it
+    # ... never with a red top, nor is a cut-off stack red (room game 116)
+    assert phantoms(g, at(snap, source, "r"), {})[source] == "?"
+    assert phantoms(g, at(snap, other, "r"), {other: "b"})[other] == "?"
     placing = Game.from_moves(["F3", "D3", "E3"])
     assert phantoms(placing, at(board(placing, True), other, "b"), {})[other] == "b"
 
