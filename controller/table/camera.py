@@ -439,9 +439,9 @@ def _later_apart(game: Game, options: Sequence[Hypothesis], choice: int) -> bool
         if first.target is None or not (choice >> first.target) & 1:
             return False
         g = game.copy()
-        g.push(first)
-        for m in moves[1:]:
-            if cells_of(m) & choice or g.push(m) & choice:
+        for m in h.moves:  # (the forced passes too)
+            later = m is not first and not m.is_pass
+            if later and cells_of(m) & choice or g.push(m) & choice and later:
                 return False
     return True
 

@@ -13,7 +13,7 @@ from controller.table.inference import LIFTED
 from controller.table.session import TableController
 from engine.game import Game
 from engine.geometry import CELL_NAMES, NEIGHBOUR_MASKS, iter_cells, parse_cell, spread
-from engine.move import Move
+from engine.move import PASS, Move
 from hardware.events import SnapshotEvent
 
 
@@ -622,3 +622,34 @@ def test_a_prompted_move_with_a_later_move_apart_from_its_candidates_shows_alone
         0, (Move(s, same[1]), onto), None, (0, 0, 0, 0), True)])
     assert not shows_alone(g, s, choice, diff, snap, [*options[:1], Hypothesis(
         0, (Move(s, same[1]),), None, (0, 0, 0, 0), True)])
+
+
+def _a_later_move_after_a_pass(g: Game) -> tuple[int, list[int], Move] | None:
+    """As :func:`_a_later_move_apart`, where the other side must pass after the first move
+    and the mover moves again (explanations carry the forced passes)."""
+    for s in iter_cells(g.movable()):
+        same = same_colour_targets(g, s)
+        near = sum(1 << d for d in same) | 1 << s
+        if len(same) < 2:
+            continue
+        if any(after(g, Move(s, d)).legal_moves() != [PASS] for d in same):
+            continue
+        h = after(g, Move(s, same[0]), PASS)
+        for m in h.legal_moves():
+            if (m.source is not None and not cells_of(m) & near and not h.copy().push(m) & near
+                    and all(m in after(g, Move(s, d), PASS).legal_moves() for d in same)):
+                return s, same, m
+    return None
+
+
+def test_a_later_move_apart_after_a_forced_pass_shows_alone_too() -> None:
+    g, found = first(_a_later_move_after_a_pass)
+    assert isinstance(found, tuple)
+    s, same, m = found
+    choice = sum(1 << d for d in same)
+    options = [Hypothesis(0, (Move(s, d), PASS, m), None, (0, 0, 0, d), True) for d in same]
+    now = after(g, Move(s, same[0]), PASS, m)
+    snap = board(now, True)
+    diff = sum(1 << c for c, (a, b) in enumerate(zip(board(g, True), snap, strict=True))
+               if a != b)
+    assert shows_alone(g, s, choice, diff, snap, options)
