@@ -135,3 +135,39 @@ def test_a_stack_that_received_one_with_no_hand_seen_is_touched() -> None:
             assert got == 1 << far, case
         else:
             assert got == (1 << dst if case == "gone" else 0), case
+
+
+def test_a_stack_changed_on_one_side_beside_a_stack_gone_was_not_touched() -> None:
+    """Room game 129: J3's stack landed on I3; J4, beside the vacated J3, changed on the
+    side toward it and was marked touched too. Beside a stack gone, a touch must change two
+    opposite sides of the outline (a stack set down off its place); elsewhere a one-sided
+    change still counts (outside camera game 15: C4 lifted and set back almost where it stood,
+    one side changed)."""
+    import vision.cues.touch as touch
+
+    def shaded(seed: int, gone: int) -> np.ndarray:
+        img = frame({}, seed, gone=gone)
+        (u, v), = project(np.array([[*G.cell_centres_mm()[21], 0.0]]))
+        r = G.disc_radius_mm * SCALE
+        img[int(v - 1.4 * r):int(v + 1.4 * r), int(u + 0.4 * r):int(u + 1.4 * r)] //= 2
+        return img
+
+    def touched(gone: int) -> int:
+        watch = TouchWatch(G.cell_centres_mm(), G.disc_radius_mm, G.thickness_mm)
+        heights = [1] * NUM_CELLS
+        clear = "w" * NUM_CELLS
+        hand = (1 << 20) | (1 << 21)
+        under = "".join("?" if (hand >> c) & 1 else ch for c, ch in enumerate(clear))
+        now = "".join("." if (gone >> c) & 1 else ch for c, ch in enumerate(clear))
+        watch.update(frame({}, 1), project, heights, clear)
+        watch.update(frame({}, 2), project, heights, under)
+        return watch.update(shaded(3, gone), project, heights, now)
+
+    assert not touched(1 << 20) & (1 << 21)  # beside the gone 20
+    assert touched(0) & (1 << 21)  # nothing gone beside it: the change counts as before
+    saved = touch.OPPOSITE
+    try:  # beside the gone 20 the change is one the watch would call touched without the rule
+        touch.OPPOSITE = 0.0
+        assert touched(1 << 20) & (1 << 21)
+    finally:
+        touch.OPPOSITE = saved

@@ -7,10 +7,13 @@ millimetres off where it was, so its top's outline and the board round it have m
 :class:`TouchWatch` keeps each occupied cell's look (grey levels on rings across its top's
 outline) from the last frame it was in view, and when a cell comes out from under a hand
 compares the two: changed clearly more than the other stacks changed between the same two
-frames means *touched*. The controller uses it to tell which prompted stack the players
-lifted and set back under the hand (controller.table.camera). A stack seen gone with no hand
-seen at all (a hand quicker than the frames) is compared the same way: the stacks it could
-reach that changed meanwhile received it.
+frames means *touched*; beside a stack gone meanwhile, only where it changed on two opposite
+sides of its outline (a stack set down off its place moves its outline both ways; a
+neighbour's going changes the side toward it). The controller uses it to
+tell which prompted stack the players lifted and set back under the hand
+(controller.table.camera). A stack seen gone with no hand seen at all (a hand quicker than
+the frames) is compared the same way: the stacks it could reach that changed meanwhile
+received it.
 """
 
 from __future__ import annotations
@@ -26,8 +29,16 @@ from vision.cues.colour_dist import NEIGHBOURING
 #: Sample rings across a top's outline, in disc radii, and the directions round it.
 _RADII = np.array([0.3, 0.6, 0.85, 1.0, 1.15, 1.3])
 _ANGLES = np.radians(np.arange(0, 360, 15))
+#: The rings next to the outline (0.85, 1.0 and 1.15 disc radii).
+_OUTLINE = slice(2, 5)
 #: A cell is touched when its look changed this many times the other stacks' median change.
 RATIO = 2.0
+#: Beside a stack gone since it was last seen, a cell is touched only where its outline
+#: changed this many times the others' change on two opposite sides too: a stack set down off
+#: its place moves its outline both where it went and where it came from, a neighbour's going
+#: changes the side toward it (room game 129: J4, beside the vacated J3, marked with I3 where
+#: J3's stack landed, and committed as the landing once a second hand cleared I3's mark).
+OPPOSITE = 1.5
 #: Stacks compared to judge the light's and the noise's own change between two frames.
 LEAST_OTHERS = 3
 #: A stack set down a few millimetres off its place hides a little more or less of its
@@ -41,6 +52,15 @@ QUICK = 3
 
 
 _NEIGHBOURS = NEIGHBOURING.astype(np.int8)
+
+
+def _opposite(a: np.ndarray, b: np.ndarray) -> float:
+    """How much a look changed on both of two opposite sides of the top's outline: per
+    direction the mean change on the rings next to the outline, the larger of the two
+    sides' lesser (a one-sided change scores the other side's noise)."""
+    n = len(_ANGLES)
+    ring = np.abs(a - b).reshape(len(_RADII), n)[_OUTLINE].mean(axis=0)
+    return float(np.minimum(ring[:n // 2], ring[n // 2:]).max())
 
 
 def _change(a: np.ndarray, b: np.ndarray) -> float:
@@ -60,7 +80,7 @@ class TouchWatch:
         self._thickness = thickness
         self._frame = 0
         #: frame number -> (the looks of that frame, heights, cells in view)
-        self._frames: dict[int, tuple[np.ndarray, tuple[int, ...], np.ndarray]] = {}
+        self._frames: dict[int, tuple[np.ndarray, tuple[int, ...], np.ndarray, str]] = {}
         self._last_seen = np.full(NUM_CELLS, -1)  # the frame each cell was last in view
         self._hidden = np.zeros(NUM_CELLS, bool)
         self._tops = ["."] * NUM_CELLS  # each cell's reading the last frame it was in view
@@ -110,7 +130,7 @@ class TouchWatch:
         for out in np.flatnonzero(seen & self._hidden).tolist():
             ref = int(self._last_seen[out])
             if ref in self._frames:
-                change = self._touched(out, ref, looks, key, seen)
+                change = self._touched(out, ref, looks, key, seen, snapshot)
                 if change is not None:
                     moved[out] = change
         moved.update(self._unseen_hand(now, looks, key, seen, snapshot))
@@ -121,7 +141,7 @@ class TouchWatch:
             if not any(NEIGHBOURING[cell, d] and other >= SHAKEN * change
                        and snapshot[d] == self._tops[d] for d, other in moved.items()):
                 self.touched |= 1 << cell
-        self._frames[now] = (looks, key, seen)
+        self._frames[now] = (looks, key, seen, snapshot)
         self._last_seen[seen] = now
         for i in np.flatnonzero(seen).tolist():
             self._tops[i] = snapshot[i]
@@ -147,7 +167,7 @@ class TouchWatch:
                 if snapshot[d] == "." and self._tops[d] in "wbr"
                 and self._top_at[d] >= now - QUICK and int(self._top_at[d]) in self._frames}
         gone = {d: ref for d, ref in gone.items()
-                if self._touched(d, ref, looks, heights, seen) is not None}
+                if self._touched(d, ref, looks, heights, seen, snapshot) is not None}
         out: dict[int, float] = {}
         for d, ref in gone.items():
             # where it may have gone: as many cells on as it is tall, in a straight line; not
@@ -158,16 +178,17 @@ class TouchWatch:
                 if (seen[c] and not self._hidden[c] and snapshot[c] in "wbr"
                         and self._top_at[c] >= ref
                         and not any(NEIGHBOURING[c, e] for e in gone if e != d)):
-                    change = self._touched(c, ref, looks, heights, seen)
+                    change = self._touched(c, ref, looks, heights, seen, snapshot)
                     if change is not None:
                         out[c] = max(change, out.get(c, 0.0))
         return out
 
     def _touched(self, c: int, ref: int, looks: np.ndarray, heights: tuple[int, ...],
-                 seen: np.ndarray) -> float | None:
+                 seen: np.ndarray, snapshot: str) -> float | None:
         """How much cell ``c`` changed since frame ``ref`` when that is clearly more than the
-        other stacks changed (touched), else None."""
-        old, old_heights, old_seen = self._frames[ref]
+        other stacks changed (touched; beside a stack gone since, on two opposite sides
+        too), else None."""
+        old, old_heights, old_seen, old_snapshot = self._frames[ref]
         if old_heights[c] != heights[c]:
             return None  # sampled at another height: not comparable
         same = np.array([a == b for a, b in zip(old_heights, heights, strict=True)])
@@ -177,4 +198,9 @@ class TouchWatch:
             return None
         base = float(np.median([_change(looks[d], old[d]) for d in others]))
         change = _change(looks[c], old[c])
-        return change if change >= RATIO * max(base, 0.5) else None
+        if change < RATIO * max(base, 0.5):
+            return None
+        if any(NEIGHBOURING[c, d] and old_snapshot[d] in "wbr" and snapshot[d] == "."
+               for d in range(NUM_CELLS)):
+            return change if _opposite(looks[c], old[c]) >= OPPOSITE * max(base, 0.5) else None
+        return change
