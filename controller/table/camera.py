@@ -441,7 +441,9 @@ def _later_apart(game: Game, options: Sequence[Hypothesis], choice: int) -> bool
         g = game.copy()
         for m in h.moves:  # (the forced passes too)
             later = m is not first and not m.is_pass
-            if later and cells_of(m) & choice or g.push(m) & choice and later:
+            if later and cells_of(m) & choice:
+                return False
+            if g.push(m) & choice and later:
                 return False
     return True
 

@@ -9,11 +9,10 @@ outline) from the last frame it was in view, and when a cell comes out from unde
 compares the two: changed clearly more than the other stacks changed between the same two
 frames means *touched*; beside a stack gone meanwhile, only where it changed on two opposite
 sides of its outline (a stack set down off its place moves its outline both ways; a
-neighbour's going changes the side toward it). The controller uses it to
-tell which prompted stack the players lifted and set back under the hand
-(controller.table.camera). A stack seen gone with no hand seen at all (a hand quicker than
-the frames) is compared the same way: the stacks it could reach that changed meanwhile
-received it.
+neighbour's going changes the side toward it). The controller uses it to tell which prompted
+stack the players lifted and set back under the hand (controller.table.camera). A stack seen
+gone with no hand seen at all (a hand quicker than the frames) is compared the same way: the
+stacks it could reach that changed meanwhile received it.
 """
 
 from __future__ import annotations
@@ -200,7 +199,7 @@ class TouchWatch:
         change = _change(looks[c], old[c])
         if change < RATIO * max(base, 0.5):
             return None
-        if any(NEIGHBOURING[c, d] and old_snapshot[d] in "wbr" and snapshot[d] == "."
-               for d in range(NUM_CELLS)):
+        if any(old_snapshot[d] in "wbr" and snapshot[d] == "."
+               for d in np.flatnonzero(NEIGHBOURING[c]).tolist()):
             return change if _opposite(looks[c], old[c]) >= OPPOSITE * max(base, 0.5) else None
         return change
