@@ -54,6 +54,11 @@ HAND_SPELL = 3.0
 AIR = 3.0
 
 
+def _sources(d: Decision) -> int:
+    """The cells ``d``'s moves leave from."""
+    return sum({1 << m.source for m in d.moves if m.source is not None})
+
+
 def _near(mask: int) -> int:
     """``mask`` and every neighbour of its cells."""
     return mask | spread(mask)
@@ -323,7 +328,9 @@ class CameraEvidence:
             if readings.wavering() & _near(undone | diff) & ~named:
                 return Decision("wait")
         pending = readings.pending
-        near = (pending | readings.covered(t, HAND_SPELL)) & ~named
+        # (a cell read '?' that a commit empties is no hand near it: the commit is certain, so
+        # a later action proved that move finished; room game 120: C1, vacated, read '?')
+        near = (pending | readings.covered(t, HAND_SPELL)) & ~named & ~(hidden & _sources(d))
         if touches(game, d, near) or unsettled(
                 game, d, pending, hidden, readings.seen_since, readings.uncovered(),
                 readings.flickered()) or self.out_of_turn(game, d):

@@ -96,7 +96,7 @@ class Candidates:
 
     def search(self, game: Game, snap: str, *, plain: bool, prompt: bool, t: float,
                answer: Callable[[list[Hypothesis]], list[Hypothesis]] | None = None,
-               covered: int = 0, **kwargs: Any) -> Result:
+               covered: int = 0, keep: bool = False, **kwargs: Any) -> Result:
         """``catchup.search`` at time ``t``; on a ``plain`` reading (the whole board as read,
         nothing masked) first along the kept explanations, then, where they explain nothing or
         their search is cut short, every sequence as before (the positions of both are
@@ -110,7 +110,10 @@ class Candidates:
         hid before), what it may hide that will show as the hand goes is kept a while too (room
         game 136: G3's lift opened a prompt on H3 and H4 while the hand that had set the white stack
         on black G2 still hid G2; kept without G3G2, only G3H4 was left to fit once G2's
-        stack was cut off and taken away)."""
+        stack was cut off and taken away). ``keep``: its explanations are kept whatever the
+        reading (what only the cells read '?' explain, where the board as read has none: the
+        next readings may lose what told them apart; room game 120: C1 read '?' while D1 showed
+        C1D1, and when D1's stack, cut off, went, C1C2 fitted as well)."""
         rooted = self._rooted(game)
         spent = 0
         if rooted and plain:
@@ -138,6 +141,8 @@ class Candidates:
                 h.moves[:len(p)] == p[:len(h.moves)] for p in rooted)]
         elif plain and prompt:
             self.keep(game, result, t, self._unseen(game, snap, covered, result, answer, kwargs))
+        if keep and result.hypotheses:
+            self.keep(game, result, t)
         return result
 
     @staticmethod

@@ -267,7 +267,8 @@ class _Search:
         if lifted is not None:
             worst = max(worst, last - since[lifted])
         for c, src in self.cut_by:
-            worst = max(worst, since[src] - since[c])
+            if (self.r.empty >> src) & 1:  # (else unseen: it has no time it emptied)
+                worst = max(worst, since[src] - since[c])
         return worst
 
     def _spent(self) -> bool:

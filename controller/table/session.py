@@ -175,8 +175,7 @@ class TableController:
         """Let every pending change settle (the end of a replay); returns the last time used."""
         last = None
         while (d := self.debouncer.next_deadline(held=True)) is not None:
-            snap = self.debouncer.advance(d, held=True)
-            last = d
+            last, snap = d, self.debouncer.advance(d, held=True)
             if snap is not None:
                 self._on_stable(d, snap)
         return last
@@ -238,10 +237,10 @@ class TableController:
                                    time.process_time() - cpu))
         self._emit(t)
 
-    def _search(self, snap: str, hidden: int = 0, unseen: bool = False) -> Result:
-        """The catch-up search from the committed game (along the games the last reading
-        allowed, while a prompt is open). Once a stack of the side to act was seen lifted, the
-        game goes on with its move (not another that cut it off) while the readings allow it."""
+    def _search(self, snap: str, hidden: int, unseen: bool = False, keep: bool = False) -> Result:
+        """The catch-up search from the committed game (along the games the readings allowed
+        while a prompt is open or since ``keep``). Once a stack of the side to act was seen
+        lifted, the game goes on with its move (not another that cut it off) while they allow."""
         e = self.explanation
         first = e.source if e.kind == LIFTED and not self.game.placing else None
         for start in (first, None) if first is not None else (None,):
@@ -253,7 +252,7 @@ class TableController:
                 nodes=self._budget, since=self._since, unseen=unseen, t=self._t,
                 loose=self.debouncer.flicker_empty(self._since),
                 answer=self.sight.keep if self.sight.answer else None,  # (a hand said where)
-                covered=hidden if self.colours and snap == self.stable else 0)
+                covered=hidden if self.colours and snap == self.stable else 0, keep=keep)
             self._budget -= result.nodes
             self._cut = self._cut or result.truncated
             self.search_count += 1
@@ -344,9 +343,10 @@ class TableController:
                 # cells a hand covers now keep their last reading; what they may hide (a stack
                 # gone too) must not be able to change the decision: no mismatch, and no commit
                 # it would dispute; what only the unseen cells explain, and a later move of the
-                # other side proves finished, is committed (camera game 7)
+                # other side proves finished, is committed (camera game 7); kept (room game 120)
                 covered = "".join("?" if (hidden >> c) & 1 else ch for c, ch in enumerate(snap))
-                d2 = decide(self._search(covered, hidden, True), slack=slack, picks=self._picks)
+                d2 = decide(self._search(covered, hidden, True, keep=d.kind == "none"),
+                            slack=slack, picks=self._picks)
                 if d.kind == "none" and d2.kind != "none":
                     d = d2 if d2.kind == "commit" else Decision("wait")
                 elif d.kind == "commit" and (d2.kind, d2.back, d2.moves) != (
@@ -436,8 +436,8 @@ class TableController:
                 self._choice_empty = empty_mask(self.stable or "") & ~up
                 self.gesture = up
             self._watch = 0 if d.by_source else choice  # where the first action landed
-            stable = self.stable
-            self.sight.alone = shows_alone(self.game, d.source, choice, diff, stable, d.options)
+            self.sight.alone = shows_alone(self.game, d.source, choice, diff, self.stable,
+                                           d.options)
             self._set(Explanation(LIFTED, source=d.source, candidates=candidates, choice=choice,
                                   by_source=d.by_source and bool(choice)))
             if self.suggested is not None and not (choice >> self.suggested) & 1:
