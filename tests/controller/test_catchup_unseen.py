@@ -4,6 +4,9 @@ the other side on cells the camera reads shows it finished, never guessed betwee
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from test_catchup import at, first, same_colour_targets
 
 from controller.table.catchup import search
@@ -94,3 +97,57 @@ def test_a_controller_commits_the_unseen_move_once_the_reply_is_seen() -> None:
     assert f.ctl.explanation.kind != "mismatch"
     f.read(_read(g, [m1, m2], hidden), hold=2.0)
     assert [m for m in f.ctl.game.move_stack[len(g.move_stack):] if m != PASS] == [m1, m2]
+
+
+def _cutting_move(g: Game) -> tuple[Move, Move, int] | None:
+    """A move of the side to act that cuts off stacks other than its own, and a reply of the
+    other side away from all of them (nothing cut off by it)."""
+    for m1 in g.legal_moves():
+        if m1.is_pass or m1.source is None or m1.target is None:
+            continue
+        after = g.copy()
+        cut = after.push(m1)
+        if not cut or (cut >> m1.target) & 1 or after.must_pass():
+            continue
+        acted = cut | (1 << m1.source) | (1 << m1.target)
+        near = acted | spread(acted)
+        for m2 in after.legal_moves():
+            if m2.is_pass or (1 << m2.source) & near or (1 << m2.target) & near:
+                continue
+            if not after.copy().push(m2):
+                return m1, m2, cut
+    return None
+
+
+def test_a_stack_an_unseen_move_cut_off_may_go_before_its_source_is_seen() -> None:
+    # room game 120: C1 read '?' once its stack went onto D1, which that cut off; D1's stack
+    # was taken away and read empty, C1 never: no order to check against a source never seen
+    g, found = first(_cutting_move)
+    assert isinstance(found, tuple)
+    m1, m2, cut = found
+    assert m1.source is not None
+    hidden = 1 << m1.source
+    since = [1.0 if (cut >> c) & 1 else float("inf") for c in range(49)]
+    result = search(g, _read(g, [m1, m2], hidden), hidden=hidden, unseen=True, since=since)
+    assert any(h.moves[:1] == (m1,) and h.ordered for h in result.hypotheses)
+    d = decide(result)
+    assert d.kind == "commit"
+    assert [m for m in d.moves if m != PASS] == [m1, m2]
+
+
+#: Room game 120 (`benchmarks/camera_games.py --room --first 120`, from its `--dump`): the
+#: position after I4H3, the actions after it, and the camera's readings from there.
+LOG = Path(__file__).parent / "data" / "catchup" / "unseen_source.jsonl"
+
+
+def test_a_vacated_cell_read_unknown_is_followed_once_later_moves_prove_its_move() -> None:
+    # C1's white piece went onto D1 (black): C1 read '?' and its old top by turns to the end,
+    # D1 showed white for 3 s, Black's H3A3 came, and D1's stack, cut off, was taken away
+    # (then C1C2 fitted the board as well as C1D1: what D1 showed before must still count)
+    from controller.sensorlog import parse_lines
+    from controller.sim.scoring import replay_events
+
+    head, *lines = LOG.read_text().splitlines()
+    scene = json.loads(head)
+    out = replay_events(parse_lines(lines, LOG.name), game=Game.from_moves(scene["position"]))
+    assert out.lines[len(scene["position"]):] == [*scene["then"], scene["over"]]
