@@ -24,7 +24,7 @@ from typing import Any
 
 from controller.table.catchup import Hypothesis, Limits, Result, search
 from engine.game import Game
-from engine.geometry import iter_cells
+from engine.geometry import iter_cells, spread
 from engine.move import Move
 
 #: At most this many explanations are kept (more: the ones before stay). Each reading walks
@@ -110,10 +110,11 @@ class Candidates:
         hid before), what it may hide that will show as the hand goes is kept a while too (room
         game 136: G3's lift opened a prompt on H3 and H4 while the hand that had set the white stack
         on black G2 still hid G2; kept without G3G2, only G3H4 was left to fit once G2's
-        stack was cut off and taken away). ``keep``: its explanations are kept whatever the
-        reading (what only the cells read '?' explain, where the board as read has none: the
-        next readings may lose what told them apart; room game 120: C1 read '?' while D1 showed
-        C1D1, and when D1's stack, cut off, went, C1C2 fitted as well)."""
+        stack was cut off and taken away). ``keep``: its one explanation is kept whatever the
+        reading, where the unreadable cells are apart (a cell misread, no hand: what only it
+        explains, where the board as read has none; the next readings may lose what told the
+        games apart; room game 120: C1 read '?' while D1 showed C1D1, and when D1's stack, cut
+        off, went, C1C2 fitted as well; under a hand many sequences do, outside game 11)."""
         rooted = self._rooted(game)
         spent = 0
         if rooted and plain:
@@ -141,7 +142,8 @@ class Candidates:
                 h.moves[:len(p)] == p[:len(h.moves)] for p in rooted)]
         elif plain and prompt:
             self.keep(game, result, t, self._unseen(game, snap, covered, result, answer, kwargs))
-        if keep and result.hypotheses:
+        hidden = kwargs.get("hidden", 0)
+        if keep and len(result.hypotheses) == 1 and not hidden & spread(hidden):
             self.keep(game, result, t)
         return result
 
