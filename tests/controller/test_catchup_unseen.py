@@ -151,3 +151,21 @@ def test_a_vacated_cell_read_unknown_is_followed_once_later_moves_prove_its_move
     scene = json.loads(head)
     out = replay_events(parse_lines(lines, LOG.name), game=Game.from_moves(scene["position"]))
     assert out.lines[len(scene["position"]):] == [*scene["then"], scene["over"]]
+
+
+def test_the_one_explanation_of_a_lone_unreadable_cell_is_kept_not_under_a_hand() -> None:
+    from controller.table.candidates import Candidates
+
+    g, found = first(_cutting_move)
+    assert isinstance(found, tuple)
+    m1, _, _ = found
+    assert m1.source is not None
+    lone = 1 << m1.source
+    beside = spread(lone) & g.occupied & ~(1 << (m1.target or 0))
+    hand = lone | 1 << next(iter_cells(beside))  # the source and a stack beside it
+    for hidden, kept in ((lone, ((m1,),)), (hand, ())):
+        kw = {"plain": False, "prompt": False, "t": 0.0, "keep": True, "unseen": True}
+        c = Candidates()
+        result = c.search(g, _read(g, [m1], hidden), hidden=hidden, **kw)
+        assert [h.moves for h in result.hypotheses] == [(m1,)]
+        assert c.paths(g) == kept
