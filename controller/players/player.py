@@ -153,6 +153,7 @@ class ExternalPlayer:
         self._proc: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=8)
+        self._drainer: threading.Thread | None = None
 
     # ------------------------------------------------------------------ process
     def new_game(self, side: str) -> None:
@@ -171,8 +172,9 @@ class ExternalPlayer:
         self._proc = proc
         assert proc.stdout is not None and proc.stderr is not None
         threading.Thread(target=self._pump, args=(proc.stdout, self._lines), daemon=True).start()
-        threading.Thread(target=self._drain, args=(proc.stderr, self._stderr),
-                         daemon=True).start()
+        self._drainer = threading.Thread(target=self._drain, args=(proc.stderr, self._stderr),
+                                         daemon=True)
+        self._drainer.start()
         if side == "w":
             self._send("Start", None)
 
@@ -201,6 +203,10 @@ class ExternalPlayer:
             except subprocess.TimeoutExpired:
                 code = None
         status = Msg("exit code {code}", code=code) if code is not None else Msg("still running")
+        if code is not None and self._drainer is not None:
+            # an ended program's last words are still on their way through the pipe (a loaded
+            # machine: CI read none of them)
+            self._drainer.join(timeout=2.0)
         tail = " | ".join(list(self._stderr)[-3:])
         self.close()
         said = (Msg("{name}: {what} ({status})", name=self.name, what=Msg(what), status=status)
