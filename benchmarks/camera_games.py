@@ -200,8 +200,9 @@ class FilmedTable:
         self.log: list[dict[str, Any]] = []
         self._render_seed = 0
         self._hand_list: list[Hand] = []
-        #: The controller's input (readings with their touched masks, buttons: ``--dump``
-        #: writes them, so a lost game replays through the controller alone).
+        #: The controller's input (readings with their touched masks and height answers,
+        #: buttons: ``--dump`` writes them, so a lost game replays through the controller
+        #: alone).
         self.events: list[Any] = []
         #: The true record and the controller's (``--dump``).
         self.records: tuple[list[str], list[str]] = ([], [])
@@ -401,6 +402,8 @@ def _dump(folder: Path, seed: int, table: FilmedTable, outcome: str) -> None:
                 obj = json.loads(line)
                 if getattr(event, "touched", 0):
                     obj["touched"] = event.touched
+                if getattr(event, "grown", 0):
+                    obj["grown"] = event.grown
                 f.write(json.dumps(obj) + "\n")
     with open(folder / f"game-{seed}.jsonl", "w") as f:
         for line in table.log:
