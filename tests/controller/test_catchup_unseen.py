@@ -119,12 +119,16 @@ def _cutting_move(g: Game) -> tuple[Move, Move, int] | None:
     return None
 
 
+def _cut_case() -> tuple[Game, Move, Move, int]:
+    g, found = first(_cutting_move)
+    assert isinstance(found, tuple)
+    return g, *found
+
+
 def test_a_stack_an_unseen_move_cut_off_may_go_before_its_source_is_seen() -> None:
     # room game 120: C1 read '?' once its stack went onto D1, which that cut off; D1's stack
     # was taken away and read empty, C1 never: no order to check against a source never seen
-    g, found = first(_cutting_move)
-    assert isinstance(found, tuple)
-    m1, m2, cut = found
+    g, m1, m2, cut = _cut_case()
     assert m1.source is not None
     hidden = 1 << m1.source
     since = [1.0 if (cut >> c) & 1 else float("inf") for c in range(49)]
@@ -156,16 +160,14 @@ def test_a_vacated_cell_read_unknown_is_followed_once_later_moves_prove_its_move
 def test_the_one_explanation_of_a_lone_unreadable_cell_is_kept_not_under_a_hand() -> None:
     from controller.table.candidates import Candidates
 
-    g, found = first(_cutting_move)
-    assert isinstance(found, tuple)
-    m1, _, _ = found
+    g, m1, _, _ = _cut_case()
     assert m1.source is not None
     lone = 1 << m1.source
     beside = spread(lone) & g.occupied & ~(1 << (m1.target or 0))
     hand = lone | 1 << next(iter_cells(beside))  # the source and a stack beside it
     for hidden, kept in ((lone, ((m1,),)), (hand, ())):
-        kw = {"plain": False, "prompt": False, "t": 0.0, "keep": True, "unseen": True}
         c = Candidates()
-        result = c.search(g, _read(g, [m1], hidden), hidden=hidden, **kw)
+        result = c.search(g, _read(g, [m1], hidden), plain=False, prompt=False, t=0.0,
+                          keep=True, hidden=hidden, unseen=True)
         assert [h.moves for h in result.hypotheses] == [(m1,)]
         assert c.paths(g) == kept
