@@ -329,7 +329,8 @@ class CameraEvidence:
                 return Decision("wait")
         pending = readings.pending
         # (a cell read '?' that a commit empties is no hand near it: the commit is certain, so
-        # a later action proved that move finished; room game 120: C1, vacated, read '?')
+        # the cell was read empty before, or a later action proved that move finished; room
+        # game 120: C1, vacated, read '?' and its old top by turns)
         near = (pending | readings.covered(t, HAND_SPELL)) & ~named & ~(hidden & _sources(d))
         if touches(game, d, near) or unsettled(
                 game, d, pending, hidden, readings.seen_since, readings.uncovered(),
