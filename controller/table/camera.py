@@ -332,6 +332,11 @@ class CameraEvidence:
         # the cell was read empty before, or a later action proved that move finished; room
         # game 120: C1, vacated, read '?' and its old top by turns)
         near = (pending | readings.covered(t, HAND_SPELL)) & ~named & ~(hidden & _sources(d))
+        # (in the moving phase an empty cell read '?' with nothing beside it so is a misread,
+        # not a hand: room game 110, the empty C2 beside F4D2's landing held it 7 s; a stack
+        # so is not: room game 136's landing J3, beside the hidden sources, went I2I3)
+        if not game.placing:
+            near &= spread(near) | pending | game.occupied
         if touches(game, d, near) or unsettled(
                 game, d, pending, hidden, readings.seen_since, readings.uncovered(),
                 readings.flickered()) or self.out_of_turn(game, d):
