@@ -114,20 +114,20 @@ def replay_from(path: Path, colours: bool = False) -> tuple[TableController, lis
     return ctl, head["position"], head["then"]
 
 
-def room_log(path: Path, edit: Callable[[str], str] | None = None
+def room_log(path: Path, change: Callable[[str], str] | None = None
              ) -> tuple[Game, list[str], list[Any]]:
     """A room game's readings cut from its ``--dump`` (benchmarks/camera_games.py): the
     position they begin in, the actions that must follow, and the events, with the stacks
     the camera saw moved (``touched``) and the prompted cell it saw grown (``grown``);
-    ``edit`` changes each reading's cells first."""
+    ``change`` rewrites each reading's cells first."""
     import dataclasses
 
     from controller.sensorlog import parse_lines
 
     head, *lines = path.read_text().splitlines()
     scene = json.loads(head)
-    if edit is not None:
-        lines = [json.dumps(dict(o, cells=edit(o["cells"]))) for o in map(json.loads, lines)]
+    if change is not None:
+        lines = [json.dumps(dict(o, cells=change(o["cells"]))) for o in map(json.loads, lines)]
     events: list[Any] = []
     for event, line in zip(parse_lines(lines, path.name), lines, strict=True):
         seen = json.loads(line)
