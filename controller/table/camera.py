@@ -27,6 +27,7 @@ from dataclasses import replace
 from controller.table.catchup import Hypothesis, cells_of
 from controller.table.debounce import Debouncer
 from controller.table.decision import Decision, taken_back, touches
+from controller.table.growth import told_by_growth
 from engine.game import Game
 from engine.geometry import NEIGHBOUR_MASKS, NUM_CELLS, iter_cells, spread
 from engine.move import Move
@@ -52,6 +53,11 @@ HAND_SPELL = 3.0
 #: land may still be in it: a lifted stack is held in the air, off the board, now and then
 #: (room game 120: D2's stack carried over the board, then held off it 2 s, then set on C2).
 AIR = 3.0
+#: Seconds the camera must say one prompted cell grown in every reading for that alone to
+#: be seen as the landing, where no stack was seen moved there (room game 112: G5, where the
+#: last move's one piece landed, read grown for 4 s and never moved; a grown reading for a
+#: moment is wrong now and then: room game 129).
+STEADY = 3.0
 
 
 def _sources(d: Decision) -> int:
@@ -97,7 +103,10 @@ class CameraEvidence:
         #: Whether the board differs from the committed game by the prompted move's source
         #: alone (set by the controller with the prompt): no other action happened since.
         self.alone = False
+        #: The prompted cells a camera seen grown would tell the landing by (:meth:`prompted`).
+        self.told = 0
         self.answer = 0  # where a hand said the action not committed yet landed
+        self._grown, self._grown_at = 0, _INF  # the cell the camera says grown, and since
         #: per cell, since when it reads other than empty ('?' too) without a break; for a
         #: top read after the hand over it had left (a piece read late), since that hand came
         self.filled = [_INF] * NUM_CELLS
@@ -148,6 +157,14 @@ class CameraEvidence:
         return named, hidden & ~(1 << cell), len(self._lone) > 1
 
     # ----------------------------------------------------------------- the prompt's answer
+    def prompted(self, game: Game, heights: Sequence[int], d: Decision, choice: int,
+                 diff: int, board: str | None) -> None:
+        """A prompt ``choice`` (re)opened by ``d``: whether the board shows its move alone
+        (:func:`shows_alone`), and the cells whose growth would tell (:func:`told_by_growth`)."""
+        self.alone = shows_alone(game, d.source, choice, diff, board, d.options)
+        by = heights[d.source] if d.source is not None else 0
+        self.told = told_by_growth(heights, d.options, choice, by) if not d.by_source else 0
+
     def observe(self, watch: int, hidden: int, touched: int, t: float, board: str,
                 settled: str, grown: int = 0) -> bool:
         """Follow the hand at every reading. ``watch``: the blinking cells where the first
@@ -215,8 +232,15 @@ class CameraEvidence:
             # alone, as it still reads (a later move may land on a candidate too); either cue
             # alone is wrong now and then (room game 129: I1 read grown by 0.17, the landing
             # H2 by 0.0; 104: H1 read moved as the next player's arm came)
-            if (self.alone and grown and not grown & ~watch and not grown & (grown - 1)
-                    and grown & self._fresh and not _differ(settled, board)):
+            # (or, the players gone on, where every explanation with that one cell grown
+            # has the prompted action land there, :func:`told_by_growth`: room game 135)
+            if grown != self._grown:
+                self._grown, self._grown_at = grown, t
+            steady = grown if t - self._grown_at >= STEADY - 1e-9 else 0
+            if (grown and not grown & ~watch and not grown & (grown - 1) and (
+                    self.alone and grown & (self._fresh | steady)
+                    or grown & self.told & (self._moved | steady))
+                    and not _differ(settled, board)):
                 by_height = not self.answer & grown
                 self.answer |= grown
         if not self._held:
@@ -300,6 +324,7 @@ class CameraEvidence:
     def committed(self) -> None:
         """An action was committed or taken back: the answer was about the one before."""
         self.answer = 0
+        self._grown, self._grown_at = 0, _INF
         self._asked = ""
         self._fresh = self._clear = self._moved = 0
         self._held.clear()

@@ -14,7 +14,7 @@ from typing import Any
 
 from controller.i18n import Msg, status_line
 from controller.table import gesture, guide
-from controller.table.camera import CameraEvidence, in_order, phantoms, shows_alone
+from controller.table.camera import CameraEvidence, in_order, phantoms
 from controller.table.candidates import Candidates
 from controller.table.catchup import Limits, Result
 from controller.table.debounce import Debouncer, Timing
@@ -436,8 +436,7 @@ class TableController:
                 self._choice_empty = empty_mask(self.stable or "") & ~up
                 self.gesture = up
             self._watch = 0 if d.by_source else choice  # where the first action landed
-            self.sight.alone = shows_alone(self.game, d.source, choice, diff, self.stable,
-                                           d.options)
+            self.sight.prompted(self.game, self.heights(), d, choice, diff, self.stable)
             self._set(Explanation(LIFTED, source=d.source, candidates=candidates, choice=choice,
                                   by_source=d.by_source and bool(choice)))
             if self.suggested is not None and not (choice >> self.suggested) & 1:
