@@ -198,6 +198,8 @@ class CameraEvidence:
         self._fresh = (self._fresh | new) & touched
         self._clear = (self._clear | (0 if a_hand else new)) & touched
         self._was_touched = touched
+        if grown != self._grown:  # every reading: a break while nothing blinks counts too
+            self._grown, self._grown_at = grown, t
         if watch and not self._asked:
             self._asked, self._asked_at, self._neared = settled, t, 0
         if watch:
@@ -234,8 +236,6 @@ class CameraEvidence:
             # H2 by 0.0; 104: H1 read moved as the next player's arm came)
             # (or, the players gone on, where every explanation with that one cell grown
             # has the prompted action land there, :func:`told_by_growth`: room game 135)
-            if grown != self._grown:
-                self._grown, self._grown_at = grown, t
             steady = grown if t - self._grown_at >= STEADY - 1e-9 else 0
             if (grown and not grown & ~watch and not grown & (grown - 1) and (
                     self.alone and grown & (self._fresh | steady)

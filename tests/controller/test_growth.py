@@ -10,6 +10,7 @@ from pathlib import Path
 from table_helpers import room_log
 
 from controller.sim.scoring import replay_events
+from controller.table.camera import STEADY, CameraEvidence
 from controller.table.catchup import Hypothesis
 from controller.table.growth import heights_along, told_by_growth
 from engine.geometry import mask_of, parse_cell
@@ -21,7 +22,7 @@ from hardware.events import SnapshotEvent
 #: the stacks it saw moved (``touched``) and the prompted cell it saw grown (``grown``).
 LOG = Path(__file__).parent / "data" / "catchup" / "grown_played_on.jsonl"
 #: Room game 112 likewise: the position after E1E4, and the readings to the end.
-STEADY = Path(__file__).parent / "data" / "catchup" / "grown_steady.jsonl"
+STEADY_LOG = Path(__file__).parent / "data" / "catchup" / "grown_steady.jsonl"
 
 
 def _h(*moves: str, lifted: str | None = None) -> Hypothesis:
@@ -84,5 +85,24 @@ def test_the_camera_seeing_the_landing_grown_follows_players_who_played_on() -> 
 def test_a_landing_read_grown_steadily_is_the_answer_though_no_stack_was_seen_moved() -> None:
     # room game 112's last move, H5's one piece onto G5 (H4 the other prompted cell), never
     # answered: G5 read grown for 4 s, never seen moved
-    got, want = _replay(STEADY)
+    got, want = _replay(STEADY_LOG)
     assert got == want == ["H5G5"]
+
+
+def test_a_grown_reading_is_steady_only_while_every_reading_says_so() -> None:
+    # a break in the grown readings while nothing blinked (the prompt closed and opened again)
+    # starts the 3 s again
+    g5 = mask_of([parse_cell("G5")])
+    board = "b" * 49
+
+    def seen(sight: CameraEvidence, t: float, watch: int, grown: int) -> None:
+        sight.observe(watch, 0, 0, t, board, board, grown)
+
+    sight = CameraEvidence()
+    sight.told = CHOICE
+    seen(sight, 0.0, CHOICE, g5)
+    seen(sight, 1.0, 0, 0)
+    seen(sight, STEADY + 0.5, CHOICE, g5)
+    assert sight.answer == 0
+    seen(sight, 2 * STEADY + 1.0, CHOICE, g5)
+    assert sight.answer == g5
