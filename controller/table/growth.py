@@ -50,7 +50,7 @@ def told_by_growth(heights: Sequence[int], options: Sequence[Hypothesis], choice
         if first is None or first.target is None or not (choice >> first.target) & 1:
             return 0
         after = heights_along(heights, h)
-        grew = [c for c in iter_cells(choice) if after[c] and after[c] > heights[c]]
+        grew = [c for c in iter_cells(choice) if after[c] > heights[c]]
         for c in grew:
             if c == first.target:
                 told |= 1 << c
