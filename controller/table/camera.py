@@ -96,7 +96,7 @@ class CameraEvidence:
         self._was_touched = 0  # the camera's moved stacks at the last reading
         self._fresh = 0  # stacks seen moved since the last commit (and not covered since)
         self._clear = 0  # ... of those, the ones first seen moved with no hand over the board
-        self._moved = 0  # stacks first seen moved since the last commit (kept when still)
+        self.moved = 0  # stacks first seen moved since the last commit (kept when still)
         self._touch = False  # the camera tells moved stacks (a recording may not say)
         self._hand_at = -_INF  # the last reading with a hand over the board
         self._dark = [_INF] * NUM_CELLS  # per cell, since when it reads '?' without a break
@@ -193,7 +193,7 @@ class CameraEvidence:
                 filled[c] = hand[c]
         new = touched & ~self._was_touched
         self._hand_at = t if a_hand > 1 else self._hand_at  # (one cell: a flicker, maybe)
-        self._moved |= new
+        self.moved |= new
         self._touch = self._touch or bool(touched)
         self._fresh = (self._fresh | new) & touched
         self._clear = (self._clear | (0 if a_hand else new)) & touched
@@ -239,7 +239,7 @@ class CameraEvidence:
             steady = grown if t - self._grown_at >= STEADY - 1e-9 else 0
             if (grown and not grown & ~watch and not grown & (grown - 1) and (
                     self.alone and grown & (self._fresh | steady)
-                    or grown & self.told & (self._moved | steady))
+                    or grown & self.told & (self.moved | steady))
                     and not _differ(settled, board)):
                 by_height = not self.answer & grown
                 self.answer |= grown
@@ -326,7 +326,7 @@ class CameraEvidence:
         self.answer = 0
         self._grown, self._grown_at = 0, _INF
         self._asked = ""
-        self._fresh = self._clear = self._moved = 0
+        self._fresh = self._clear = self.moved = 0
         self._held.clear()
         self._under = self._odd = self._hid = 0
         self._hand = [_INF] * NUM_CELLS
@@ -410,7 +410,7 @@ class CameraEvidence:
             return False
         move = next((m for m in d.moves if not m.is_pass), None)
         if move is None or move.source is None or move.target is None or (
-                self._moved >> move.target) & 1:
+                self.moved >> move.target) & 1:
             return False
         g = taken_back(game, back)
         top = g.stack(move.target)
@@ -568,7 +568,7 @@ def in_order(game: Game, d: Decision, seen: Callable[[int], float],
     return replace(d, moves=tuple(moves))
 
 
-def phantoms(game: Game, snap: str, removals: Collection[int]) -> str:
+def phantoms(game: Game, snap: str, removals: Collection[int], moved: int = 0) -> str:
     """``snap`` with the tops read on empty cells in the moving phase unknown: an empty cell
     never fills again, so a top read there (not a cut-off stack still standing, nor the
     source of one of the last two moves, which a take-back refills) is something else the
@@ -577,7 +577,11 @@ def phantoms(game: Game, snap: str, removals: Collection[int]) -> str:
     on C5, and no explanation fitted the board again). A red top there is never a stack: a
     stack topped by a DVONN piece is nobody's to move, and what a take-back refills, or a
     cut-off stack, holds none (room game 116: H5, behind the tall G5 its stack went onto,
-    read red now and then, and that kept every later explanation away)."""
+    read red now and then, and that kept every later explanation away).
+
+    Nor does a move leave a red top where the top was white or black: such a stack the
+    camera saw moved (``moved``) and now reads red is gone, its cell's print read red (room
+    game 115: C2 and B1 vacated on a salmon-filled print, read red to the end of the game)."""
     if game.placing:
         return snap
     refill = {m.source for m in [m for m in game.move_stack if not m.is_pass][-2:]}
@@ -587,4 +591,6 @@ def phantoms(game: Game, snap: str, removals: Collection[int]) -> str:
         if ch in "wbr" and not (occupied >> c) & 1 and (
                 ch == "r" or c not in removals and c not in refill):
             out[c] = "?"
+        elif ch == "r" and (occupied & moved) >> c & 1 and game.stack(c)[-1] != "r":
+            out[c] = "."
     return "".join(out)

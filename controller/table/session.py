@@ -282,7 +282,7 @@ class TableController:
         self._resume = False
         if self.colours:  # a lone '?' where the side to act places: its piece
             snap, hidden, self._resume = self.sight.placement(self.game, snap, hidden, self._t)
-            snap = phantoms(self.game, snap, self.removals)
+            snap = phantoms(self.game, snap, self.removals, self.sight.moved)
         named = self._unreadable & ~hidden
         ply = self.game.ply
         for _ in range(_MAX_CHAIN):

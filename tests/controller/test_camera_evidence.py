@@ -275,6 +275,29 @@ def test_a_top_read_on_an_empty_cell_in_the_moving_phase_is_unknown() -> None:
     assert phantoms(placing, at(board(placing, True), other, "b"), {})[other] == "b"
 
 
+def test_a_stack_seen_moved_that_reads_red_is_gone() -> None:
+    """No move leaves a red top where the top was white or black: a stack the camera saw
+    moved that now reads red is gone, its cell's print read red (room game 115: C2 and B1
+    vacated on a salmon-filled print). Not seen moved, or red-topped, it reads as it reads."""
+    from table_helpers import playouts
+
+    from controller.table.camera import phantoms
+
+    g = next(g for g in playouts(5) if not g.placing and len(g.move_stack) > 52)
+    snap = board(g, True)
+    plain = next(c for c in iter_cells(g.occupied) if g.stack(c)[-1] != "r")
+    moved = 1 << plain
+    assert phantoms(g, at(snap, plain, "r"), {}, moved)[plain] == "."
+    assert phantoms(g, at(snap, plain, "r"), {})[plain] == "r"  # not seen moved
+    assert phantoms(g, at(snap, plain, "w"), {}, moved)[plain] == "w"
+    red = next((c for c in iter_cells(g.occupied) if g.stack(c)[-1] == "r"), None)
+    if red is not None:
+        assert phantoms(g, snap, {}, 1 << red)[red] == "r"
+    placing = Game.from_moves(["F3", "D3", "E3"])
+    f3 = parse_cell("F3")
+    assert phantoms(placing, at(board(placing, True), f3, "r"), {}, 1 << f3)[f3] == "r"
+
+
 def test_a_vacated_cell_that_flickers_emptied_when_it_first_read_empty() -> None:
     """Camera benchmark game 24 (white paper, printed circles): the vacated G5 read '.' and
     'w' by turns for seconds, so it became stable empty only after two more moves had

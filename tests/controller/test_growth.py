@@ -23,6 +23,9 @@ from hardware.events import SnapshotEvent
 LOG = Path(__file__).parent / "data" / "catchup" / "grown_played_on.jsonl"
 #: Room game 112 likewise: the position after E1E4, and the readings to the end.
 STEADY_LOG = Path(__file__).parent / "data" / "catchup" / "grown_steady.jsonl"
+#: Room game 115 likewise: the position after B3C3, and the readings to the end (C2 and B1,
+#: vacated on a salmon-filled print, read red).
+RED_LOG = Path(__file__).parent / "data" / "catchup" / "vacated_read_red.jsonl"
 
 
 def _h(*moves: str, lifted: str | None = None) -> Hypothesis:
@@ -106,3 +109,17 @@ def test_a_grown_reading_is_steady_only_while_every_reading_says_so() -> None:
     assert sight.answer == 0
     seen(sight, 2 * STEADY + 1.0, CHOICE, g5)
     assert sight.answer == g5
+
+
+def test_stacks_seen_moved_and_read_red_after_are_gone() -> None:
+    # room game 115's last two moves: C2's and B1's stacks (black tops) lifted onto taller
+    # stacks of black tops; their cells, salmon-filled, read red to the end of the game. The
+    # table asks where C2's stack went (no prompt was answered, no growth seen), where it
+    # showed the board unexplained before
+    game, then, events = room_log(RED_LOG)
+    assert then == ["C2C3", "PASS", "B1B2"]
+    out = replay_events(events, game=game)
+    view = out.controller.view()
+    assert out.lines[game.ply:] == []
+    assert view.prompt == "choose-destination"
+    assert view.blink == {parse_cell(c) for c in ("B1", "B2", "C3")}

@@ -26,13 +26,14 @@ def _stacks() -> list[str]:
 
 
 def _frames(stacks: list[str], offsets: dict[int, tuple[float, float]], tilt: float,
-            seeds: range) -> tuple[list[np.ndarray], object]:
+            seeds: range, size: tuple[int, int] = (960, 720), azimuth: float = -80.0
+            ) -> tuple[list[np.ndarray], object]:
     off = np.zeros((NUM_CELLS, 2))
     for c, xy in offsets.items():
         off[c] = xy
     frames = []
     for seed in seeds:
-        scene = Scene(stacks=list(stacks), size=(960, 720), tilt_deg=tilt, azimuth_deg=-80.0,
+        scene = Scene(stacks=list(stacks), size=size, tilt_deg=tilt, azimuth_deg=azimuth,
                       offsets=off.ravel().tolist(), seed=seed, noise=2.5, jpeg_quality=85)
         frames.append(render(scene, G)[0])
     k, rot, t = camera_pose(scene, G)
@@ -40,33 +41,36 @@ def _frames(stacks: list[str], offsets: dict[int, tuple[float, float]], tilt: fl
 
 
 def _watch(tilt: float, after: list[str], after_offsets: dict[int, tuple[float, float]],
-           flicker: bool = False) -> int:
+           flicker: bool = False, by: int = 3, **view: object) -> int:
     """The watch fed three frames before the move, one with a hand over the candidates, then
-    three of ``after``; what it says of A, B and C (grown by the source's three pieces)."""
+    three of ``after``; what it says of A, B and C (grown by the source's ``by`` pieces)."""
     before = _stacks()
+    before[SOURCE] = before[SOURCE][:by]
     heights = heights_of(before)  # what the controller has committed
     watch = HeightWatch(G.cell_centres_mm(), G.disc_radius_mm, G.thickness_mm)
-    frames, project = _frames(before, {A: (1.0, 0.5), B: (-0.8, 0.3)}, tilt, range(1, 4))
+    frames, project = _frames(before, {A: (1.0, 0.5), B: (-0.8, 0.3)}, tilt, range(1, 4),
+                              **view)  # type: ignore[arg-type]
     clear = (1 << NUM_CELLS) - 1
     snap = "".join(s[-1] for s in before)
     for f in frames:
         watch.update(f, project, heights, snap, clear)
     hand = sum(1 << c for c in (A, B, C, SOURCE))
     watch.update(frames[-1], project, heights, "?" * NUM_CELLS, clear & ~hand)
-    frames, project = _frames(after, after_offsets, tilt, range(4, 7))
+    frames, project = _frames(after, after_offsets, tilt, range(4, 7),
+                              **view)  # type: ignore[arg-type]
     snap = "".join(s[-1] if s else "." for s in after)
     said = 0
     for i, f in enumerate(frames):
         # ``flicker``: the vacated source reads a top for a frame (a printed board)
         read = snap[:SOURCE] + "w" + snap[SOURCE + 1:] if flicker and i == 1 else snap
         watch.update(f, project, heights, read, clear)
-        said = watch.grown((1 << A) | (1 << B) | (1 << C), 3)
+        said = watch.grown((1 << A) | (1 << B) | (1 << C), by)
     return said
 
 
-def _moved(onto: int) -> list[str]:
+def _moved(onto: int, by: int = 3) -> list[str]:
     after = _stacks()
-    after[onto] += after[SOURCE]
+    after[onto] += after[SOURCE][:by]
     after[SOURCE] = ""
     return after
 
@@ -91,3 +95,14 @@ def test_a_stack_only_set_back_off_where_it_stood_is_not_taller() -> None:
 def test_a_camera_straight_above_cannot_tell() -> None:
     assert _watch(0.0, _moved(A), {A: (2.5, -2.0), B: (-0.8, 0.3)}) == 0
 
+
+
+@pytest.mark.parametrize("onto", [A, B, C])
+def test_a_wall_of_two_and_a_half_pixels_may_tell_and_never_tells_another(onto: int) -> None:
+    # two pieces at tilt 16 in a 480x360 frame: 2.5 px of side wall (room game 122: 2.5-2.6 px
+    # at tilt 13 in 960x720, every question refused under 3 px, F4F2 or F4D2 to the end)
+    said = _watch(16.0, _moved(onto, 2), {A: (1.0, 0.5), B: (-0.8, 0.3), onto: (2.5, -2.0)},
+                  by=2, size=(480, 360), azimuth=-104.6)
+    assert said in (0, 1 << onto)
+    if onto != C:  # C's fit rises too little in this view: not told, nor wrongly
+        assert said == 1 << onto
