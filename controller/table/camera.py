@@ -27,7 +27,8 @@ from dataclasses import replace
 from controller.table.catchup import Hypothesis, cells_of
 from controller.table.debounce import Debouncer
 from controller.table.decision import Decision, taken_back, touches
-from controller.table.growth import told_by_growth
+from controller.table.growth import shows_alone, told_by_growth
+from controller.table.landing import Touches
 from engine.game import Game
 from engine.geometry import NEIGHBOUR_MASKS, NUM_CELLS, iter_cells, spread
 from engine.move import Move
@@ -97,6 +98,7 @@ class CameraEvidence:
         self._fresh = 0  # stacks seen moved since the last commit (and not covered since)
         self._clear = 0  # ... of those, the ones first seen moved with no hand over the board
         self.moved = 0  # stacks first seen moved since the last commit (kept when still)
+        self.touches = Touches()  # when each was seen moved, and last read a top
         self._touch = False  # the camera tells moved stacks (a recording may not say)
         self._hand_at = -_INF  # the last reading with a hand over the board
         self._dark = [_INF] * NUM_CELLS  # per cell, since when it reads '?' without a break
@@ -194,6 +196,7 @@ class CameraEvidence:
         new = touched & ~self._was_touched
         self._hand_at = t if a_hand > 1 else self._hand_at  # (one cell: a flicker, maybe)
         self.moved |= new
+        self.touches.observe(new, board, t)
         self._touch = self._touch or bool(touched)
         self._fresh = (self._fresh | new) & touched
         self._clear = (self._clear | (0 if a_hand else new)) & touched
@@ -327,6 +330,7 @@ class CameraEvidence:
         self._grown, self._grown_at = 0, _INF
         self._asked = ""
         self._fresh = self._clear = self.moved = 0
+        self.touches.clear()
         self._held.clear()
         self._under = self._odd = self._hid = 0
         self._hand = [_INF] * NUM_CELLS
@@ -337,10 +341,11 @@ class CameraEvidence:
         to what it changes (a sleeve reads like a piece: camera game 3, a white sleeve on D2
         read w, and as the hand left C1C2 was rewritten as C1D2), while readings still settle
         where it may have gone (:func:`unsettled`), or while pieces were seen in another
-        order than the turns (:meth:`out_of_turn`); without its last move while that stack
-        may still be in the air (:meth:`in_air`; ``chosen``: the cells the players answered a
-        prompt with; ``diff``: the cells that read otherwise than the committed game).
-        ``named``: cells read '?' that :meth:`placement` named.
+        order than the turns (:meth:`out_of_turn`), or while a landing showed its new colour
+        before the stack left (:mod:`controller.table.landing`); without its last move while
+        that stack may still be in the air (:meth:`in_air`; ``chosen``: the cells the players
+        answered a prompt with; ``diff``: the cells that read otherwise than the committed
+        game). ``named``: cells read '?' that :meth:`placement` named.
 
         Any take-back waits while a reading round what it takes back still settles
         (:meth:`Debouncer.wavering`; room game 107: E1E2 seen land; F2's stack then landed on
@@ -366,7 +371,8 @@ class CameraEvidence:
                 game, d, pending, hidden, readings.seen_since, readings.uncovered(),
                 readings.flickered()) or self.out_of_turn(game, d):
             return Decision("wait")
-        if d.back and self._unseen(game, d, d.back):
+        if d.back and self._unseen(game, d, d.back) or self._touch and \
+                self.touches.landed_unseen(taken_back(game, d.back), d.moves):
             return Decision("wait")
         last = self.in_air(game, d, t, chosen, diff)
         if last is None:
@@ -435,55 +441,6 @@ class CameraEvidence:
         if d.kind != "commit" or len(cells) < 2 or len(cells) != len(d.moves):
             return False
         return _out_of_turn(game, cells, self.filled)
-
-
-def shows_alone(game: Game, source: int | None, choice: int, diff: int, board: str | None,
-                options: Sequence[Hypothesis] = ()) -> bool:
-    """Whether the board (``diff``: the cells that read otherwise than ``game``) shows one
-    move from ``source`` to one of the ``choice`` cells and nothing else: the source empty,
-    and any other cell that differs read empty and cut off by one of those moves (taken
-    away with it: room game 112's last move); or, where every explanation (``options``)
-    made more actions, none of the later ones came near those cells (:func:`_later_apart`)."""
-    if source is None or not (diff >> source) & 1:
-        return False
-    if _later_apart(game, options, choice):
-        return True
-    rest = diff & ~(1 << source)
-    if not rest:
-        return True
-    if board is None or len(board) != NUM_CELLS or any(board[c] != "." for c in iter_cells(rest)):
-        return False
-    cut = 0
-    for c in iter_cells(choice):
-        g = game.copy()
-        move = Move(source, c)
-        if move in g.legal_moves():
-            cut |= g.push(move)
-    return not rest & ~cut
-
-
-def _later_apart(game: Game, options: Sequence[Hypothesis], choice: int) -> bool:
-    """Whether the actions every explanation makes after the prompted one keep off the
-    prompted cells (``choice``): none moves from or onto one, or cuts one off, so a prompted
-    stack grown by the moved stack's height grew by the prompted action (room game 135: H5's
-    stack onto G5 and H4's onto G3 between two frames; the board never showed H5's alone)."""
-    if not options:
-        return False
-    for h in options:
-        moves = h.real_moves()
-        if h.back or len(moves) < 2 or (h.lifted is not None and (choice >> h.lifted) & 1):
-            return False
-        first = moves[0]
-        if first.target is None or not (choice >> first.target) & 1:
-            return False
-        g = game.copy()
-        for m in h.moves:  # (the forced passes too)
-            later = m is not first and not m.is_pass
-            if later and cells_of(m) & choice:
-                return False
-            if g.push(m) & choice and later:
-                return False
-    return True
 
 
 def unsettled(game: Game, d: Decision, pending: int, hidden: int = 0,

@@ -1,4 +1,5 @@
-"""What a prompted stack seen grown tells, when the players have played on.
+"""What tells where a prompted action landed without an answer: the board showing that move
+alone (:func:`shows_alone`), or a prompted stack seen grown, when the players have played on.
 
 A player who never answers ``choose-destination`` leaves the table a prompt while the next
 moves are made. A camera that sees one of the prompted cells taller says where the stack
@@ -15,8 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from controller.table.catchup import Hypothesis
-from engine.geometry import iter_cells
+from controller.table.catchup import Hypothesis, cells_of
+from engine.game import Game
+from engine.geometry import NUM_CELLS, iter_cells
+from engine.move import Move
 
 
 def heights_along(heights: Sequence[int], h: Hypothesis) -> list[int]:
@@ -57,3 +60,52 @@ def told_by_growth(heights: Sequence[int], options: Sequence[Hypothesis], choice
             else:
                 bad |= 1 << c
     return told & ~bad
+
+
+def shows_alone(game: Game, source: int | None, choice: int, diff: int, board: str | None,
+                options: Sequence[Hypothesis] = ()) -> bool:
+    """Whether the board (``diff``: the cells that read otherwise than ``game``) shows one
+    move from ``source`` to one of the ``choice`` cells and nothing else: the source empty,
+    and any other cell that differs read empty and cut off by one of those moves (taken
+    away with it: room game 112's last move); or, where every explanation (``options``)
+    made more actions, none of the later ones came near those cells (:func:`_later_apart`)."""
+    if source is None or not (diff >> source) & 1:
+        return False
+    if _later_apart(game, options, choice):
+        return True
+    rest = diff & ~(1 << source)
+    if not rest:
+        return True
+    if board is None or len(board) != NUM_CELLS or any(board[c] != "." for c in iter_cells(rest)):
+        return False
+    cut = 0
+    for c in iter_cells(choice):
+        g = game.copy()
+        move = Move(source, c)
+        if move in g.legal_moves():
+            cut |= g.push(move)
+    return not rest & ~cut
+
+
+def _later_apart(game: Game, options: Sequence[Hypothesis], choice: int) -> bool:
+    """Whether the actions every explanation makes after the prompted one keep off the
+    prompted cells (``choice``): none moves from or onto one, or cuts one off, so a prompted
+    stack grown by the moved stack's height grew by the prompted action (room game 135: H5's
+    stack onto G5 and H4's onto G3 between two frames; the board never showed H5's alone)."""
+    if not options:
+        return False
+    for h in options:
+        moves = h.real_moves()
+        if h.back or len(moves) < 2 or (h.lifted is not None and (choice >> h.lifted) & 1):
+            return False
+        first = moves[0]
+        if first.target is None or not (choice >> first.target) & 1:
+            return False
+        g = game.copy()
+        for m in h.moves:  # (the forced passes too)
+            later = m is not first and not m.is_pass
+            if later and cells_of(m) & choice:
+                return False
+            if g.push(m) & choice and later:
+                return False
+    return True

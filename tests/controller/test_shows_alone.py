@@ -1,5 +1,5 @@
 """Whether the board shows a prompted move alone, so that the stacks' heights may answer where
-it landed (controller.table.camera.shows_alone): with the stacks it cut off taken away, and
+it landed (controller.table.growth.shows_alone): with the stacks it cut off taken away, and
 with later moves that keep off the prompted cells."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 from table_helpers import board
 from test_catchup import after, at, first, same_colour_targets
 
-from controller.table.camera import shows_alone
 from controller.table.catchup import Hypothesis, cells_of
+from controller.table.growth import shows_alone
 from engine.game import Game
 from engine.geometry import iter_cells
 from engine.move import PASS, Move
