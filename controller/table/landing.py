@@ -28,33 +28,44 @@ _INF = float("inf")
 
 
 class Touches:
-    """Per cell, when the camera saw its stack moved since the last commit, and when it last
-    read a top there."""
+    """Per cell, when the camera saw its stack moved and leave since the last commit, and the
+    colour it reads white or black and since when."""
 
     def __init__(self) -> None:
         self._at: list[list[float]] = [[] for _ in range(NUM_CELLS)]
-        self._top = [-_INF] * NUM_CELLS
-        self._run: list[tuple[str, float]] = [("", -_INF)] * NUM_CELLS  # white/black read, since
+        self._pending: list[float | None] = [None] * NUM_CELLS  # seen moved, not read since
+        self._left: list[float | None] = [None] * NUM_CELLS
+        self._run: list[tuple[str, float]] = [("", -_INF)] * NUM_CELLS
 
     def clear(self) -> None:
         """An action was committed: what was seen moved before is that action's."""
         for times in self._at:
             times.clear()
+        self._pending = [None] * NUM_CELLS
+        self._left = [None] * NUM_CELLS
 
     def observe(self, new: int, board: str, t: float) -> None:
         """A reading: ``new`` the stacks first seen moved in it, ``board`` as read."""
-        for c, ch in enumerate(board):
-            if ch in "wb":
-                self._top[c] = t
-                if self._run[c][0] != ch:
-                    self._run[c] = (ch, t)
+        pending, left = self._pending, self._left
         for c in iter_cells(new):
             self._at[c].append(t)
+            if pending[c] is None:
+                pending[c] = t
+        for c, ch in enumerate(board):
+            if ch in "wb":
+                pending[c] = None
+                if self._run[c][0] != ch:
+                    self._run[c] = (ch, t)
+            elif ch == "." and pending[c] is not None:
+                if left[c] is None:
+                    left[c] = pending[c]
+                pending[c] = None
 
     def left(self, c: int) -> float | None:
-        """When the stack on ``c`` was seen to leave: its first sighting as moved since the
-        cell last read a top (None: not seen so)."""
-        return next((t for t in self._at[c] if t >= self._top[c]), None)
+        """When the stack on ``c`` was first seen to leave since the last commit: seen moved,
+        then read empty before it read a top (a hand passing over it, or a stack lifted and
+        set back, is not; a vacated cell that flickers its old top later still left)."""
+        return self._left[c]
 
     def landed_unseen(self, game: Game, moves: Sequence[Move]) -> bool:
         """Whether one of ``moves`` (played from ``game``) lands where the camera saw

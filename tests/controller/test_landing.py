@@ -54,6 +54,8 @@ def test_a_landing_read_in_the_new_colour_before_the_stack_left_holds_it() -> No
     _seen(touches, 145.0, ("J4", "K4"), J4="w", K4="w", H1="w")
     _seen(touches, 146.5, H1="w", K4="w")
     _seen(touches, 147.0, ("H1",), K4="w", H1="r")  # (a red reading dates nothing)
+    assert touches.left(parse_cell("H1")) is None  # not read empty yet
+    _seen(touches, 147.2, K4="w")
     assert touches.left(parse_cell("H1")) == 147.0
     assert touches.landed_unseen(_game(), _moves("J3K4", "H1K4"))
     # J3K4 alone changes K4 to black, which K4 never read: nothing says it did not land
@@ -70,6 +72,20 @@ def test_a_landing_seen_moved_or_changing_colour_after_the_stack_left_does_not()
         if late:
             _seen(touches, 148.0, K4="w")
         assert not touches.landed_unseen(_game(), _moves("J3K4", "H1K4"))
+
+
+def test_a_stack_leaves_when_first_seen_moved_then_empty() -> None:
+    # room game 129: B1 seen moved and read empty, then its old top for a moment, then seen
+    # moved again under the next hand; H1 in 116: passed over by a hand (still read white),
+    # then lifted
+    touches = Touches()
+    b1, h1 = parse_cell("B1"), parse_cell("H1")
+    _seen(touches, 84.7, ("B1", "H1"), H1="w")
+    _seen(touches, 84.8, B1="w", H1="w")
+    _seen(touches, 86.1, ("B1",), H1="?")
+    _seen(touches, 86.3, ("H1",), H1="?")
+    _seen(touches, 86.5)
+    assert (touches.left(b1), touches.left(h1)) == (84.7, 86.3)
 
 
 def test_a_landing_on_its_own_colour_or_a_stack_not_seen_leave_does_not() -> None:
