@@ -32,15 +32,14 @@ class Touches:
     colour it reads white or black and since when."""
 
     def __init__(self) -> None:
-        self._at: list[list[float]] = [[] for _ in range(NUM_CELLS)]
+        self._moved = [-_INF] * NUM_CELLS  # last seen moved
         self._pending: list[float | None] = [None] * NUM_CELLS  # seen moved, not read since
         self._left: list[float | None] = [None] * NUM_CELLS
         self._run: list[tuple[str, float]] = [("", -_INF)] * NUM_CELLS
 
     def clear(self) -> None:
         """An action was committed: what was seen moved before is that action's."""
-        for times in self._at:
-            times.clear()
+        self._moved = [-_INF] * NUM_CELLS
         self._pending = [None] * NUM_CELLS
         self._left = [None] * NUM_CELLS
 
@@ -48,7 +47,7 @@ class Touches:
         """A reading: ``new`` the stacks first seen moved in it, ``board`` as read."""
         pending, left = self._pending, self._left
         for c in iter_cells(new):
-            self._at[c].append(t)
+            self._moved[c] = t
             if pending[c] is None:
                 pending[c] = t
         for c, ch in enumerate(board):
@@ -86,5 +85,5 @@ class Touches:
         assert m.source is not None and m.target is not None
         top, mine = g.stack(m.target)[-1:], g.stack(m.source)[-1:]
         colour, began = self._run[m.target]
-        return top == mine or colour != mine or began >= since or any(
-            t >= since for t in self._at[m.target])
+        return (top == mine or colour != mine or began >= since
+                or self._moved[m.target] >= since)
