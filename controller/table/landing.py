@@ -7,10 +7,11 @@ leaves one cell a moment before the other), and not seen moved since (the touch 
 vision.cues.touch), showed something else, and the commit waits (room game 116: J4, taller by
 J3's and K4's stacks, showed its side over the vacated K4, which read white from 2 s before
 H1's white-topped stack left; J3K4 H1K4 was committed for J3J4 K4J4 H1H4, J3's black top
-never seen on K4). A landing on a top of the same colour shows no colour; the touch cue misses
-some (room game 102: D2D4), so there nothing seen is no reason to wait. A red top is nobody's:
-no stack topped so moves and no move leaves one, so a red reading neither dates a stack nor
-shows a landing.
+never seen on K4). A landing the camera could not read since the stack left says nothing
+(room game 119: E4, '?' behind a taller stack from before E5E4 to after E1E4). A landing on
+a top of the same colour shows no colour; the touch cue misses some (room game 102: D2D4),
+so there nothing seen is no reason to wait. A red top is nobody's: no stack topped so moves
+and no move leaves one, so a red reading neither dates a stack nor shows a landing.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ class Touches:
         self._moved = [-_INF] * NUM_CELLS  # last seen moved
         self._pending: list[float | None] = [None] * NUM_CELLS  # seen moved, not read since
         self._left: list[float | None] = [None] * NUM_CELLS
-        self._run: list[tuple[str, float]] = [("", -_INF)] * NUM_CELLS
+        #: per cell: the colour it reads white or black, since when, and when last read so
+        self._run: list[tuple[str, float, float]] = [("", -_INF, -_INF)] * NUM_CELLS
 
     def clear(self) -> None:
         """An action was committed: what was seen moved before is that action's."""
@@ -53,8 +55,8 @@ class Touches:
         for c, ch in enumerate(board):
             if ch in "wb":
                 pending[c] = None
-                if self._run[c][0] != ch:
-                    self._run[c] = (ch, t)
+                colour, began, _ = self._run[c]
+                self._run[c] = (ch, began if colour == ch else t, t)
             elif ch == "." and pending[c] is not None:
                 if left[c] is None:
                     left[c] = pending[c]
@@ -81,9 +83,11 @@ class Touches:
     def _landed(self, g: Game, m: Move, since: float) -> bool:
         """Whether ``m`` may have landed since ``since``: False only where it changes its
         landing's top colour, the camera has read that cell the moved stack's colour since
-        before ``since`` and saw it moved only before then."""
+        before ``since`` and read it so after (a cell unreadable since, behind a taller stack
+        or under a hand, says nothing: room game 119's E4, '?' from before E5E4 landed on it
+        to after E1E4 did) and saw it moved only before then."""
         assert m.source is not None and m.target is not None
         top, mine = g.stack(m.target)[-1:], g.stack(m.source)[-1:]
-        colour, began = self._run[m.target]
-        return (top == mine or colour != mine or began >= since
+        colour, began, last = self._run[m.target]
+        return (top == mine or colour != mine or began >= since or last < since
                 or self._moved[m.target] >= since)

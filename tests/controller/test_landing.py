@@ -74,6 +74,21 @@ def test_a_landing_seen_moved_or_changing_colour_after_the_stack_left_does_not()
         assert not touches.landed_unseen(_game(), _moves("J3K4", "H1K4"))
 
 
+def test_a_landing_unreadable_since_the_stack_left_says_nothing() -> None:
+    # room game 119: E4 read black, then '?' (behind a taller stack) from before E5's white
+    # top landed on it to after E1's black one did, E1 seen leaving: E5E4 E1E4 was held for
+    # good; here K4 (white) read '?' from before J3's black top to after H1's white one
+    touches = Touches()
+    _seen(touches, 140.0, K4="w", H1="w")
+    _seen(touches, 141.0, K4="?", H1="w")
+    _seen(touches, 147.0, ("H1",), K4="?")
+    assert touches.left(parse_cell("H1")) == 147.0
+    assert not touches.landed_unseen(_game(), _moves("J3K4", "H1K4"))
+    # white again after the stack left, and never seen moved: the old top read through
+    _seen(touches, 148.0, K4="w")
+    assert touches.landed_unseen(_game(), _moves("J3K4", "H1K4"))
+
+
 def test_a_stack_leaves_when_first_seen_moved_then_empty() -> None:
     # room game 129: B1 seen moved and read empty, then its old top for a moment, then seen
     # moved again under the next hand; H1 in 116: passed over by a hand (still read white),
@@ -91,7 +106,7 @@ def test_a_stack_leaves_when_first_seen_moved_then_empty() -> None:
 def test_a_landing_on_its_own_colour_or_a_stack_not_seen_leave_does_not() -> None:
     touches = Touches()
     _seen(touches, 145.0, K4="w", H1="w")
-    _seen(touches, 147.0, ("H1",))
+    _seen(touches, 147.0, ("H1",), K4="w")
     # after J3J4, H1's white onto K4's white: no colour to see, and the touch cue misses some
     # (room game 102); after J3K4 it would have shown
     assert not touches.landed_unseen(_game(), _moves("J3J4", "H1K4"))
