@@ -30,7 +30,7 @@ _INF = float("inf")
 
 class Touches:
     """Per cell, when the camera saw its stack moved and leave since the last commit, and the
-    colour it reads white or black and since when."""
+    colour it reads white or black, since when, and when it last read it."""
 
     def __init__(self) -> None:
         self._moved = [-_INF] * NUM_CELLS  # last seen moved
