@@ -53,8 +53,17 @@ CONFIRMED = 1
 BARE_LEAST = 5
 #: Directions that must compare for a look to be refreshed (a new piece changes them all).
 LOOSE_LEAST = 3
-#: ... and the chroma at its centre within this of the range it showed while empty.
+#: ... and the chroma at its centre within this of the range it showed while empty ...
 BARE_CHROMA = 0.06
+#: ... and within this of its mean while empty, both less the frame's drift (what the cells
+#: the heights call empty moved by since: automatic white balance and the room's light move
+#: every cell's chroma together, by 0.08 over a game, and the range swallows a white top
+#: then: room game 113's G5, -0.11 against a range from -0.07 while empty, read bare).
+REF_CHROMA = 0.05
+#: The weight of a new frame in that mean, and the cells the drift must be taken over (with
+#: fewer, late in the placing phase, the last drift stands: it moves over seconds).
+REF_RATE = 0.1
+DRIFT_CELLS = 3
 #: Frames in a row a cell the heights call occupied must read bare, with no hand near it,
 #: before it stays bare until a hand comes near or the heights change (``read_bare``).
 GONE_AFTER = 2
@@ -113,6 +122,30 @@ class CellLooks:
     #: clear one: the first reading as a hand leaves may show a new piece read '.'.
     hid: np.ndarray | None = None
     veiled: np.ndarray | None = None
+    #: Per cell, the mean chroma at its centre while empty, less the drift (``REF_CHROMA``),
+    #: and the last drift taken.
+    chroma_ref: np.ndarray | None = None
+    last_drift: np.ndarray | None = None
+
+    def drift(self, chroma: np.ndarray, heights: np.ndarray | None) -> np.ndarray | None:
+        """How far the chroma of the cells the heights call empty moved from their means
+        (their median: a new piece on one is not the frame's); with too few known, the last
+        drift (None before any)."""
+        if self.chroma_ref is None or heights is None:
+            return None
+        ok = ((np.asarray(heights) == 0) & np.isfinite(self.chroma_ref).all(axis=1)
+              & np.isfinite(chroma).all(axis=1))
+        if ok.sum() >= DRIFT_CELLS:
+            self.last_drift = np.asarray(np.median(chroma[ok] - self.chroma_ref[ok], axis=0))
+        return self.last_drift
+
+    def off_ref(self, chroma: np.ndarray, heights: np.ndarray | None) -> np.ndarray:
+        """Per cell, how far its chroma less the drift is from its mean while empty (nan:
+        not known)."""
+        drift = self.drift(chroma, heights)
+        if drift is None or self.chroma_ref is None:
+            return np.full(NUM_CELLS, np.nan)
+        return np.asarray(np.abs(chroma - drift - self.chroma_ref).max(axis=1))
 
     def change(self, s: CellSamples, th: Thresholds) -> np.ndarray:
         """Per cell, how much the board round its centre changed since the cell was last
@@ -192,7 +225,8 @@ class CellLooks:
             near = np.zeros(NUM_CELLS, bool)
         else:  # within the range the empty cell showed (nan: not known, not near)
             off = np.maximum(np.maximum(lo - chroma, chroma - hi), 0.0).max(axis=1)
-            near = np.nan_to_num(off, nan=np.inf) <= BARE_CHROMA
+            near = ((np.nan_to_num(off, nan=np.inf) <= BARE_CHROMA)
+                    & (np.nan_to_num(self.off_ref(chroma, s.heights), nan=0.0) <= REF_CHROMA))
         # The cells the heights call empty and the one-direction rescue below only where
         # the look was seen again in a later frame (not a piece a first frame missed).
         sure = (np.zeros(NUM_CELLS, bool) if self.confirmed is None
@@ -263,6 +297,7 @@ class CellLooks:
             again = keep & ~known  # the first look, or the camera moved: a new range
             self.chroma_lo[again] = np.nan
             self.chroma_hi[again] = np.nan
+            self._keep_ref(chroma, s.heights, keep, again)
             self.chroma_lo[keep] = np.fmin(self.chroma_lo[keep], chroma[keep])
             self.chroma_hi[keep] = np.fmax(self.chroma_hi[keep], chroma[keep])
         if self.veiled is not None and self.hid is not None:
@@ -275,6 +310,24 @@ class CellLooks:
             self.confirmed = np.zeros(NUM_CELLS, int)
         self.confirmed[keep & known] += 1
         self.confirmed[keep & ~known] = 0
+
+
+    def _keep_ref(self, chroma: np.ndarray, heights: np.ndarray | None, keep: np.ndarray,
+                  again: np.ndarray) -> None:
+        """Move the means of the cells kept empty toward their chroma less the drift (not
+        where it is far from it: a piece the frame missed)."""
+        if self.chroma_ref is None:
+            self.chroma_ref = np.full((NUM_CELLS, 2), np.nan)
+        ref = self.chroma_ref
+        ref[again] = np.nan
+        drift = self.drift(chroma, heights)
+        now = chroma - (0.0 if drift is None else drift)
+        new = keep & np.isfinite(now).all(axis=1)
+        fresh = new & ~np.isfinite(ref).all(axis=1)
+        near = new & ~fresh & (np.nan_to_num(np.abs(now - ref).max(axis=1), nan=np.inf)
+                               <= REF_CHROMA)
+        ref[fresh] = now[fresh]
+        ref[near] += REF_RATE * (now[near] - ref[near])
 
 
 def read_bare(looks: CellLooks, s: CellSamples,
