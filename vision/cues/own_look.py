@@ -55,10 +55,11 @@ BARE_LEAST = 5
 LOOSE_LEAST = 3
 #: ... and the chroma at its centre within this of the range it showed while empty ...
 BARE_CHROMA = 0.06
-#: ... and within this of its mean while empty, both less the frame's drift (what the cells
-#: the heights call empty moved by since: automatic white balance and the room's light move
-#: every cell's chroma together, by 0.08 over a game, and the range swallows a white top
-#: then: room game 113's G5, -0.11 against a range from -0.07 while empty, read bare).
+#: ... and, while placing, within this of its mean while empty, both less the frame's drift
+#: (what the cells the heights call empty moved by since: automatic white balance and the
+#: room's light move every cell's chroma together, by 0.08 over a game, and the range
+#: swallows a white top then: room game 113's G5, -0.11 against a range from -0.07 while
+#: empty, read bare).
 REF_CHROMA = 0.05
 #: The weight of a new frame in that mean, and the cells the drift must be taken over (with
 #: fewer, late in the placing phase, the last drift stands: it moves over seconds).
@@ -225,8 +226,10 @@ class CellLooks:
             near = np.zeros(NUM_CELLS, bool)
         else:  # within the range the empty cell showed (nan: not known, not near)
             off = np.maximum(np.maximum(lo - chroma, chroma - hi), 0.0).max(axis=1)
-            near = ((np.nan_to_num(off, nan=np.inf) <= BARE_CHROMA)
-                    & (np.nan_to_num(self.off_ref(chroma, s.heights), nan=0.0) <= REF_CHROMA))
+            near = np.nan_to_num(off, nan=np.inf) <= BARE_CHROMA
+            if placing(s.heights):  # (moving, a hand's shade and the LEDs tint a lifted
+                # stack's cell beyond that: room game 121's answer, D2 lifted, was not seen)
+                near &= np.nan_to_num(self.off_ref(chroma, s.heights), nan=0.0) <= REF_CHROMA
         # The cells the heights call empty and the one-direction rescue below only where
         # the look was seen again in a later frame (not a piece a first frame missed).
         sure = (np.zeros(NUM_CELLS, bool) if self.confirmed is None
