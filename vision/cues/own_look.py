@@ -130,8 +130,8 @@ class CellLooks:
 
     def drift(self, chroma: np.ndarray, heights: np.ndarray | None) -> np.ndarray | None:
         """How far the chroma of the cells the heights call empty moved from their means
-        (their median: a new piece on one is not the frame's); with too few known, the last
-        drift (None before any)."""
+        (their median: a new piece on one is not the frame's), kept as ``last_drift``; with
+        too few known, the last drift (None before any)."""
         if self.chroma_ref is None or heights is None:
             return None
         ok = ((np.asarray(heights) == 0) & np.isfinite(self.chroma_ref).all(axis=1)
@@ -313,7 +313,6 @@ class CellLooks:
             self.confirmed = np.zeros(NUM_CELLS, int)
         self.confirmed[keep & known] += 1
         self.confirmed[keep & ~known] = 0
-
 
     def _keep_ref(self, chroma: np.ndarray, heights: np.ndarray | None, keep: np.ndarray,
                   again: np.ndarray) -> None:
