@@ -106,3 +106,32 @@ def test_a_wall_of_two_and_a_half_pixels_may_tell_and_never_tells_another(onto: 
     assert said in (0, 1 << onto)
     if onto != C:  # C's fit rises too little in this view: not told, nor wrongly
         assert said == 1 << onto
+
+
+def test_a_stack_the_next_player_put_on_before_the_table_saw_the_last_one_shows() -> None:
+    # room game 135: a stack landed on G5 and, before the table had it, the next player put
+    # G4's piece on G5 too; G5 given one taller (the first landing) must still show the second
+    # against its views from before the first, not against views of it already grown by both
+    y = parse_cell("H4")  # beside C: its one piece goes onto C after SOURCE's
+    before = _stacks()
+    before[C], before[SOURCE], before[y] = "w", "b", "w"
+    watch = HeightWatch(G.cell_centres_mm(), G.disc_radius_mm, G.thickness_mm)
+    clear = (1 << NUM_CELLS) - 1
+    view = {"tilt": 35.0, "azimuth": 100.0}  # a view in which one piece more on C shows
+    frames, project = _frames(before, {A: (1.0, 0.5), B: (-0.8, 0.3)}, seeds=range(1, 4),
+                              **view)
+    for f in frames:
+        watch.update(f, project, heights_of(before), "".join(s[-1] for s in before), clear)
+    hand = sum(1 << c for c in (A, B, C, SOURCE, y))
+    watch.update(frames[-1], project, heights_of(before), "?" * NUM_CELLS, clear & ~hand)
+    given = list(before)  # the table has SOURCE's landing on C ...
+    given[C], given[SOURCE] = before[C] + "b", ""
+    after = list(given)  # ... the board y's too
+    after[C], after[y] = given[C] + "w", ""
+    frames, project = _frames(after, {A: (1.0, 0.5), B: (-0.8, 0.3), C: (2.5, -2.0)},
+                              seeds=range(4, 8), **view)
+    snap = "".join(s[-1] if s else "." for s in after)
+    for f in frames:
+        watch.update(f, project, heights_of(given), snap, clear)
+        said = watch.grown((1 << A) | (1 << B) | (1 << C), 1)
+    assert said == 1 << C

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from engine.geometry import iter_cells, spread
+from engine.geometry import RAYS, iter_cells, spread
 
 #: How far off its place a stack set down may stand, in mm.
 SLACK_MM = 4.0
@@ -172,6 +172,10 @@ class _Kept:
     height: int
     views: list[_View]
     open: bool = True
+    doubted: bool = False  # taken while a stack read gone may have landed on the cell
+    #: the views at a lower height, where these were taken while a stack read gone may have
+    #: landed on the cell (these may show it landed)
+    earlier: _Kept | None = None
 
 
 class HeightWatch:
@@ -179,7 +183,10 @@ class HeightWatch:
 
     Each occupied cell's first clean views at the height the controller gives (no hand over
     or beside it) are kept until a hand comes over it: a stack grown since fits a taller
-    outline better than it did then, one that did not grow fits as it did."""
+    outline better than it did then, one that did not grow fits as it did. Views taken while a
+    stack read gone may have landed on the cell (:func:`reach`: the players did not wait) are
+    doubted: where they already show the growth asked about, its views at the height before
+    are the measure."""
 
     def __init__(self, centres: np.ndarray, disc_radius: float, thickness: float) -> None:
         self._centres = np.asarray(centres, float)
@@ -202,25 +209,48 @@ class HeightWatch:
         self._frame, self._project = frame, project
         self._heights, self._clear = tuple(int(h) for h in heights), clear
         self._empty = sum(1 << c for c, ch in enumerate(snapshot) if ch == ".")
+        pending = reach(self._heights, snapshot)
         for c, h in enumerate(self._heights):
             kept = self._refs.get(c)
             if h == 0 or snapshot[c] == ".":
                 self._refs.pop(c, None)
                 continue
-            if kept is not None and kept.height != h:
-                kept = None
-            if not (clear >> c) & 1:
-                if kept is not None:
+            doubt = (pending >> c) & 1  # a stack read gone may have landed here
+            if kept is not None and kept.height == h:
+                if doubt and not kept.doubted or not (clear >> c) & 1:
                     kept.open = False  # kept as it is from now on
+                    continue
+                if kept.open and len(kept.views) < VIEWS:
+                    kept.views.append(self._view(frame, project, c, h))
                 continue
-            if kept is not None and (not kept.open or len(kept.views) >= VIEWS):
-                continue
-            view = _View(frame, project, self._centres[c], self._radius,
-                         (h + MAX_EXTRA) * self._thickness)
-            if kept is None:
-                self._refs[c] = _Kept(h, [view])
-            else:
-                kept.views.append(view)
+            if (clear >> c) & 1:
+                # the views at the height before stay beside views taken in doubt: the
+                # stack may stand taller than given already (room game 135: G5, given 2 as
+                # the next player's G4G5 made it 3, first seen clear at 3)
+                earlier = kept if doubt and kept is not None and kept.height < h else None
+                self._refs[c] = _Kept(h, [self._view(frame, project, c, h)], True, bool(doubt),
+                                      earlier)
+
+    def _view(self, frame: np.ndarray, project: Project, c: int, h: int) -> _View:
+        return _View(frame, project, self._centres[c], self._radius,
+                     (h + MAX_EXTRA) * self._thickness)
+
+    def _baseline(self, c: int, cells: int, by: int) -> float:
+        """Cell ``c``'s fit for the question in its views; where they were taken in doubt and
+        already show the growth asked about against the views at the height before (by
+        ``ALONE``), in those."""
+        kept = self._refs[c]
+
+        def mean(k: _Kept) -> float:
+            return float(np.mean([self._fit(v, c, by, self._round(v.full, c, cells, by))
+                                  for v in k.views]))
+
+        now = mean(kept)
+        earlier = kept.earlier
+        if earlier is None or self._heights[c] + by > earlier.height + MAX_EXTRA:
+            return now
+        before = mean(earlier)
+        return before if now - before >= ALONE else now
 
     def _fit(self, view: _View, c: int, by: int, hide: Sequence[np.ndarray]) -> float:
         """log(fit ``by`` pieces taller / fit at the height given) of cell ``c`` in ``view``."""
@@ -273,11 +303,8 @@ class HeightWatch:
         now: dict[int, float] = {}
         for c in members:
             if c not in self._before:
-                self._before[c] = float(np.mean([
-                    self._fit(v, c, by, self._round(v.full, c, cells, by))
-                    for v in self._refs[c].views]))
-            here = _View(frame, project, self._centres[c], self._radius,
-                         (self._heights[c] + MAX_EXTRA) * self._thickness)
+                self._before[c] = self._baseline(c, cells, by)
+            here = self._view(frame, project, c, self._heights[c])
             now[c] = self._fit(here, c, by, self._round(project, c, cells, by)) - self._before[c]
         self._deltas = (self._deltas + [now])[-READINGS:]
         if len(self._deltas) < READINGS:
@@ -285,6 +312,18 @@ class HeightWatch:
         said = {_said(d) for d in self._deltas}
         cell = said.pop() if len(said) == 1 else None
         return 0 if cell is None else 1 << cell
+
+
+def reach(heights: Sequence[int], snapshot: str) -> int:
+    """The cells a stack read gone (standing by ``heights``) may have landed on: a stack of
+    h pieces moves h cells in a line."""
+    out = 0
+    for g, h in enumerate(heights):
+        if h and snapshot[g] == ".":
+            for ray in RAYS[g]:
+                if len(ray) >= h:
+                    out |= 1 << ray[h - 1]
+    return out
 
 
 def _said(deltas: dict[int, float]) -> int | None:
