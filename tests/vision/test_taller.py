@@ -14,7 +14,8 @@ from test_lifted_base import GREEN_LAMINATE
 
 from engine.geometry import parse_cell
 from vision.reader import BoardReader
-from vision.synthetic.render import render
+from vision.synthetic.materials import Material
+from vision.synthetic.render import Scene, render
 
 CASE = json.loads((Path(__file__).parent / "data" / "taller-destination.json").read_text())
 
@@ -29,5 +30,36 @@ def test_a_destination_taller_than_the_heights_reads_its_top(frame: int) -> None
                                   seed=GREEN_LAMINATE.seed + frame))
     reading = reader.read(image, CASE["heights"])
     assert reading.snapshot[j4] == "w", reading.reasons[j4]
+    assert all(g == w for g, w in zip(reading.snapshot, truth.expected, strict=True)
+               if w != "*"), reading.snapshot
+
+
+#: Room game 135's table (benchmarks/camera_games.py --room): felt under a 3,300 K lamp that
+#: makes glossy white tops clip in part.
+FELT = Scene(
+    stacks=[""] * 49, size=(960, 720), focal_per_width=0.840, tilt_deg=31.53,
+    azimuth_deg=175.36, yaw_deg=-99.57, fill=0.811, board_style="beige",
+    cast=(0.854, 0.943, 1.0), exposure=1.179, gradient=(0.222, 0.053), vignette=0.139,
+    blur=0.448, noise=1.33, jpeg_quality=92, seed=955693618,
+    material=Material(kind="felt", albedo=(125, 125, 125), grain=0.446, prints="hexes",
+                      ink=(44, 56, 49), table=(60, 130, 146), table_grain=0.311,
+                      card=(235, 242, 245), quiet=1.631, seed=391072840),
+    pieces={"w": (180, 198, 209), "b": (31, 29, 32), "r": (34, 46, 146)}, gloss=0.606,
+    side_shade=0.713, cast_shadow=(-0.004, -0.029, 0.333), jitter=1.078, distortion=-0.119,
+    lamp_k=3287.0)
+SHEEN_CASE = json.loads((Path(__file__).parent / "data" / "taller-sheen.json").read_text())
+
+
+@pytest.mark.parametrize("frame", [1, 2, 3])
+def test_a_taller_destination_whose_glossy_top_clips_in_part_reads_its_top(frame: int) -> None:
+    # J3 took H1's two white pieces (given one black piece): its top, up two pieces, clips
+    # 0.1-0.2 of its face under the lamp and read "mixed colours" in one frame in three
+    j3 = parse_cell("J3")
+    assert SHEEN_CASE["heights"][j3] == 1 and SHEEN_CASE["stacks"][j3] == "bbw"
+    reader = BoardReader()
+    reader.read(render(FELT)[0], [0] * 49)
+    image, truth = render(replace(FELT, stacks=SHEEN_CASE["stacks"], seed=FELT.seed + frame))
+    reading = reader.read(image, SHEEN_CASE["heights"])
+    assert reading.snapshot[j3] == "w", reading.reasons[j3]
     assert all(g == w for g, w in zip(reading.snapshot, truth.expected, strict=True)
                if w != "*"), reading.snapshot

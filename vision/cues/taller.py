@@ -24,6 +24,8 @@ from vision.sampling import CellSamples, Thresholds, measure, measure_board
 MIXED = "mixed colours"
 #: How many pieces higher the top is looked for (a DVONN move carries at most a few).
 MAX_EXTRA = 4
+#: The share of a top that may clip where its disc edge is strong (a glossy top's highlight).
+SHEEN = 0.35
 
 
 class PieceModel(Protocol):
@@ -65,7 +67,12 @@ def read_taller(sample: Callable[[Sequence[int]], CellSamples], model: PieceMode
             best, second = float(d[c, order[0]]), float(d[c, order[1]])
             k = PIECES[int(order[0])]
             bar = th.rim_dark if k == "b" else th.rim
-            if (m.hidden[c] <= 0.0 and m.spread[c] <= th.flat and m.saturated[c] < 0.05
+            # a glossy top's highlight may clip a part of it, as the reader allows a new
+            # top: inside a disc edge half as strong again (room game 135: J3, two white
+            # pieces up on a black one, 0.11-0.21 clipped under a 3,300 K lamp)
+            sheen = m.saturated[c] <= SHEEN and rim[c] >= 3.0 * bar
+            if (m.hidden[c] <= 0.0 and m.spread[c] <= th.flat
+                    and (m.saturated[c] < 0.05 or sheen)
                     and best <= 0.25 * th.unknown and second - best >= 2.0 * th.margin
                     and rim[c] >= 2.0 * bar):
                 out[c] = k
