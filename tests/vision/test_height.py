@@ -153,6 +153,6 @@ def test_a_stack_the_next_player_put_on_before_the_table_saw_the_last_one_shows(
 
 
 def test_views_taken_in_doubt_stand_where_the_stack_went_elsewhere() -> None:
-    # C seen as given while y was in the air: those views are its measure, and y's landing
-    # on A shows (C's views from before the first landing are not taken for them)
+    # C seen as given while y was in the air: those views are still C's (a watch that took no
+    # views in doubt, or dropped them, could not put the question), and y's landing on A shows
     assert _two_landings(A) == 1 << A
