@@ -112,6 +112,8 @@ class CameraEvidence:
         #: per cell, since when it reads other than empty ('?' too) without a break; for a
         #: top read after the hand over it had left (a piece read late), since that hand came
         self.filled = [_INF] * NUM_CELLS
+        #: per cell, the first reading of a top since it last read empty
+        self._piece = [_INF] * NUM_CELLS
         #: per cell, since the last commit: the earliest reading other than empty that ended
         #: in '.' (a hand came over the cell and left; a piece shown and taken away)
         self._hand = [_INF] * NUM_CELLS
@@ -120,6 +122,7 @@ class CameraEvidence:
         """A new game: nothing followed any more."""
         self._lone.clear()
         self._named = 0
+        self._piece = [_INF] * NUM_CELLS
         self.committed()
 
     # ----------------------------------------------------------------- the placing phase
@@ -146,9 +149,15 @@ class CameraEvidence:
             self._lone.clear()
             return snap, hidden, False
         occupied = game.occupied
+        # unreadable since before the last piece placed was first seen (by more than a
+        # hand hiding both at once): no piece came there since (room game 138: a lamp's spot
+        # on D5 and E5 from the first frame; D5's piece read, and E5, alone, became White's)
+        last = game.move_stack[-1].target if game.move_stack else None
+        since = -_INF if last is None else (
+            self._piece[last] if self._piece[last] < _INF else self.filled[last]) - TURN
         lone = {c for c in iter_cells(hidden)
                 if snap[c] == "." and not (occupied >> c) & 1
-                and not hidden & NEIGHBOUR_MASKS[c]}
+                and not hidden & NEIGHBOUR_MASKS[c] and not self._dark[c] < since}
         self._lone = {c: self._lone.get(c, t) for c in lone}
         ready = [c for c, since in self._lone.items() if t - since >= self.lone - 1e-9]
         if not ready:
@@ -183,7 +192,10 @@ class CameraEvidence:
         for c, ch in enumerate(board):
             dark[c] = min(dark[c], t) if ch == "?" else _INF
             a_hand += ch == "?" and t - dark[c] < HAND_SPELL
+            if ch in "wbr":
+                self._piece[c] = min(self._piece[c], t)
             if ch == ".":
+                self._piece[c] = _INF
                 if filled[c] < hand[c]:
                     hand[c] = filled[c]
                 filled[c] = _INF

@@ -154,3 +154,14 @@ def test_pieces_of_one_colour_that_began_to_fill_together_keep_the_order_they_we
     got = in_order(g, d, began.__getitem__, read.__getitem__)
     assert [str(m) for m in got.moves] == ["C5", "F1", "B3"]
     assert [str(m) for m in in_order(g, d, began.__getitem__).moves] == ["B3", "F1", "C5"]
+
+
+def test_an_empty_cell_unreadable_since_before_the_last_piece_is_not_the_next_piece() -> None:
+    # room game 138: a lamp's spot on two empty cells read '?' from the first frame; a piece
+    # put on one of them reads, and the other, alone now, must not become the next piece
+    # (it read '?' before that piece was there: no piece came since)
+    cam, g = placing_camera(["F3", "D3", "E3"])  # Black to place
+    p, q = parse_cell("D5"), parse_cell("E5")
+    cam.frames(hide(board(g, True), (1 << p) | (1 << q)), 4.0)
+    cam.frames(hide(at(board(g, True), p, "b"), 1 << q), 6.0)
+    assert cam.ctl.actions[3:] == ["D5"]
