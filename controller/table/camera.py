@@ -151,13 +151,14 @@ class CameraEvidence:
         occupied = game.occupied
         # unreadable since before the last piece placed was first seen (by more than a
         # hand hiding both at once): no piece came there since (room game 138: a lamp's spot
-        # on D5 and E5 from the first frame; D5's piece read, and E5, alone, became White's)
+        # on D5 and E5 from the first frame; D5's piece read, and E5, alone, became White's);
+        # while that piece reads empty, no cell is named
         last = game.move_stack[-1].target if game.move_stack else None
-        since = -_INF if last is None else (
+        began = -_INF if last is None else (
             self._piece[last] if self._piece[last] < _INF else self.filled[last]) - TURN
         lone = {c for c in iter_cells(hidden)
                 if snap[c] == "." and not (occupied >> c) & 1
-                and not hidden & NEIGHBOUR_MASKS[c] and not self._dark[c] < since}
+                and not hidden & NEIGHBOUR_MASKS[c] and not self._dark[c] < began}
         self._lone = {c: self._lone.get(c, t) for c in lone}
         ready = [c for c, since in self._lone.items() if t - since >= self.lone - 1e-9]
         if not ready:
