@@ -217,7 +217,7 @@ class HeightWatch:
                 continue
             doubt = (pending >> c) & 1  # a stack read gone may have landed here
             if kept is not None and kept.height == h:
-                if doubt and not kept.doubted or not (clear >> c) & 1:
+                if (doubt and not kept.doubted) or not (clear >> c) & 1:
                     kept.open = False  # kept as it is from now on
                     continue
                 if kept.open and len(kept.views) < VIEWS:
