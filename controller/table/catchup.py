@@ -346,11 +346,13 @@ class _Search:
             cells = missing
             if not missing and depth >= 2 and g.ply == NUM_CELLS - 1:
                 # the 49th piece on the last empty cell, then lifted at once by the first
-                # move, all unseen (a blackout): its cell reads empty (hall seed 601)
-                cells = r.empty & ~occ
+                # move, all unseen (a blackout): its cell reads empty (hall seed 601), or
+                # nothing under a lamp's glare (room game 113: C1, placed and moved to D1
+                # within 1.4 s, then read '?' to the end)
+                cells = (r.empty | ~r.readable) & ~occ & ((1 << NUM_CELLS) - 1)
             for c in iter_cells(cells):
                 read = r.snap[c]
-                if read != "x" and read != piece and read != EMPTY:
+                if read not in ("x", piece, EMPTY, UNKNOWN):
                     continue
                 if r.polarity is not None and r.polarity[c] in "ns" and \
                         r.polarity[c] != POLARITY[piece]:

@@ -181,3 +181,24 @@ def test_the_search_generates_only_the_moves_of_stacks_that_read_empty() -> None
             assert g.moves_from(mask) == want
         checked += 1
     assert checked > 1000
+
+
+def test_the_49th_piece_on_a_cell_read_unreadable_then_moved_at_once() -> None:
+    """Room game 113: a lamp's glare on the last empty cell, C1, read '?' from the moment its
+    piece came to the end of the game; the piece was moved at once onto D1, where the top then
+    showed its colour. The 49th placement is forced whatever its cell reads, so with C1 unknown
+    the board still says both (before, the search with C1 unknown placed nothing on a '?'
+    cell, so it found nothing, and the commit waited for ever)."""
+    g = Game.from_moves(PLACEMENT[:48])
+    last = parse_cell(PLACEMENT[48])
+    f = Feeder(game=g, colours=True)
+    f.read(board(g, True))
+    end = Game.from_moves(PLACEMENT)
+    move = next(m for m in end.legal_moves() if m.source == last and m.target is not None
+                and end.stack(m.target)[-1] != end.stack(last)[-1]
+                and not end.copy().push(m))
+    end.push(move)
+    s = edit(board(end, True), **{PLACEMENT[48]: "?"})
+    for _ in range(4):
+        f.read(s)
+    assert f.ctl.actions == [*PLACEMENT, str(move)]
