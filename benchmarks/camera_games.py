@@ -212,7 +212,7 @@ class FilmedTable:
         self.never = 0
 
     def __call__(self, stacks: list[str], covered: frozenset[int], ctl: TableController,
-                 sight: Sight) -> tuple[str, int, int]:
+                 sight: Sight) -> tuple[str, int, int, int]:
         if self.teacher is None:
             self.camera = CameraSensor(SyntheticSource(self._next_frame), BoardReader(),
                                        self.clock,
@@ -256,7 +256,7 @@ class FilmedTable:
         self.read_cpu.append(time.process_time() - t0)
         event = events[0]
         assert isinstance(event, SnapshotEvent)
-        cells, touched, grown = event.cells, event.touched, event.grown
+        cells, touched, grown, glare = event.cells, event.touched, event.grown, event.glare
         self._score(cells, ctl)
         reading = self.camera.last_reading if self.camera is not None else None
         self.log.append({
@@ -277,7 +277,7 @@ class FilmedTable:
         if self.behind > LOST_AFTER:
             self.lost = (self.frame, self.truth.expected, cells, ctl.game.stacks(), ctl.view())
             raise GiveUp
-        return cells, touched, grown
+        return cells, touched, grown, glare
 
     def _leds(self, sight: Sight) -> dict[int, tuple[int, int, int]]:
         """The LEDs as lit now: the true game's roles ``LED_LAG`` s ago, in the default
@@ -404,6 +404,8 @@ def _dump(folder: Path, seed: int, table: FilmedTable, outcome: str) -> None:
                     obj["touched"] = event.touched
                 if getattr(event, "grown", 0):
                     obj["grown"] = event.grown
+                if getattr(event, "glare", 0):
+                    obj["glare"] = event.glare
                 f.write(json.dumps(obj) + "\n")
     with open(folder / f"game-{seed}.jsonl", "w") as f:
         for line in table.log:

@@ -40,13 +40,15 @@ class SnapshotEvent:
     when the source has none; ``touched``: a camera's mask of the stacks that came out from
     under a hand moved (lifted and set down again: vision.cues.touch), 0 when it has none;
     ``grown``: of the cells a prompt asks about, the one a camera sees taller by the moved
-    stack's height (vision.cues.height), 0 when it cannot tell or was not asked."""
+    stack's height (vision.cues.height), 0 when it cannot tell or was not asked; ``glare``: a
+    camera's mask of the cells it reads '?' for a lamp's glare there (no hand), 0 when none."""
 
     t: float
     cells: str
     polarity: str = ""
     touched: int = 0
     grown: int = 0
+    glare: int = 0
 
 
 @dataclass(frozen=True, slots=True)

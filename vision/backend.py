@@ -14,6 +14,7 @@ from hardware.camera import FrameSource, source_from_config
 from hardware.clock import Clock
 from hardware.events import SnapshotEvent, check_snapshot
 from vision.calibration import Calibration
+from vision.classify import GLARE
 from vision.cues.height import HeightWatch
 from vision.cues.touch import TouchWatch
 from vision.geometry import BoardGeometry
@@ -81,7 +82,10 @@ class CameraSensor:
                                         reading.snapshot)
             self.height.update(frame, lambda p: self.reader.project(pose, p), heights,
                                reading.snapshot, clear_of_hands(reading.snapshot))
-        return [SnapshotEvent(t, check_snapshot(reading.snapshot), touched=touched)]
+        glare = sum(1 << c for c, (ch, why) in enumerate(zip(reading.snapshot, reading.reasons,
+                                                              strict=True))
+                    if ch == "?" and why == GLARE)
+        return [SnapshotEvent(t, check_snapshot(reading.snapshot), touched=touched, glare=glare)]
 
     def grown(self, cells: int, by: int) -> int:
         """Of ``cells``, the one the camera sees ``by`` pieces taller than the heights given

@@ -70,6 +70,8 @@ KEPT_EDGE = 1.0
 #: is ivory to paper white, and a grey board under the table's LED holes and a camera's own
 #: exposure put a white top beyond it (room game 107: I3 at 6-7, before any white top).
 FIRST_FIT = 0.5
+#: The reason for a cell read '?' because a lamp's spot clips it (no hand over it).
+GLARE = "glare"
 
 
 @dataclass
@@ -353,7 +355,7 @@ class ColourModel:
                     label = "."  # the stack was lifted: the empty board shows
                 elif m.saturated[c] > th.saturated and not (k == "w" and (whites_clip
                                                                           or lit[c])):
-                    why = "glare"
+                    why = GLARE
                 elif not piece_ok and dark_top[c]:
                     label = "b"  # a glossy black top off the tint of the frame's others
                     best, second = float(dark_top[c]), float(dark_top[c]) + th.margin
@@ -444,7 +446,7 @@ class ColourModel:
                     label = "." if not (self.new_top[c] and board.disturbed[c] > 0) else "?"
                 elif pm.saturated[c] > th.saturated and not (
                         clearly and k == "w" and (whites_clip or lit[c])):
-                    why = "glare"  # (a new white top under a lamp that clips white is not)
+                    why = GLARE  # (a new white top under a lamp that clips white is not)
                 elif clearly and moved[c] < th.look_same and not tinted[c]:
                     # Seen empty before and unchanged since, all round: no piece was put
                     # there (a board the colour of a piece, on a nearly full board).

@@ -100,10 +100,11 @@ class Sight:
 #: A real sensor in place of the ideal one: (true stacks, cells a hand covers, the live
 #: controller, what else a camera films) -> the snapshot it reads, or the snapshot, the mask
 #: of stacks it saw moved under a hand (``SnapshotEvent.touched``) and the prompted stack it
-#: saw taller (``SnapshotEvent.grown``); e.g. a rendered frame read by the camera reader. A
-#: bare snapshot gets the ideal camera's ``touched`` (and no height).
+#: saw taller (``SnapshotEvent.grown``), and perhaps the cells it read '?' for a lamp's glare
+#: (``SnapshotEvent.glare``); e.g. a rendered frame read by the camera reader. A bare snapshot
+#: gets the ideal camera's ``touched`` (and no height, no glare).
 Sensor = Callable[[list[str], frozenset[int], TableController, Sight],
-                  "str | tuple[str, int, int]"]
+                  "str | tuple[str, int, int] | tuple[str, int, int, int]"]
 
 
 @dataclass
@@ -157,16 +158,18 @@ class _Table:
     def count(self, what: str) -> None:
         self.stats[what] = self.stats.get(what, 0) + 1
 
-    def reading(self) -> tuple[str, int, int]:
+    def reading(self) -> tuple[str, int, int, int]:
         """What the sensor reads now: the snapshot, the stacks it saw moved, the prompted
-        stack it saw taller."""
+        stack it saw taller, the cells it read '?' for a lamp's glare."""
         if self.sensor is not None:
             sight = Sight(tuple(self.set_downs), self.hand if self.covered else "",
                           self.over if self.covered else None, self.t,
                           tuple(self.set_backs), tuple(self.shifts), self.roles())
             got = self.sensor(self.stacks, frozenset(self.covered), self.ctl, sight)
-            return (got, self.touched, 0) if isinstance(got, str) else got
-        return self.cells(), self.touched, 0
+            if isinstance(got, str):
+                return got, self.touched, 0, 0
+            return (got[0], got[1], got[2], got[3] if len(got) > 3 else 0)
+        return self.cells(), self.touched, 0, 0
 
     def cells(self) -> str:
         """What an ideal sensor reads now."""
@@ -196,14 +199,14 @@ class _Table:
             self.t = round(self.t + FRAME, 6)
             if self.dark or rng.random() < m.drop:
                 continue
-            cells, touched, grown = self.reading()
+            cells, touched, grown, glare = self.reading()
             if rng.random() < m.noise:
                 c = rng.randrange(49)
                 flip = "?" if rng.random() < 0.3 else ("." if cells[c] != "." else (
                     "x" if self.kind == "hall" else rng.choice("wb")))
                 cells = cells[:c] + flip + cells[c + 1:]
                 self.count("noise")
-            event = SnapshotEvent(self.t, cells, self.polarities(), touched, grown)
+            event = SnapshotEvent(self.t, cells, self.polarities(), touched, grown, glare)
             self._emit(event)
             if rng.random() < m.repeat:
                 self._emit(event)
@@ -222,9 +225,9 @@ class _Table:
             # before a run of presses is answered by the next scan, not held for seconds.
             self._emit(SnapshotEvent(self.t, *self._read()))
 
-    def _read(self) -> tuple[str, str, int, int]:
-        cells, touched, grown = self.reading()
-        return cells, self.polarities(), touched, grown
+    def _read(self) -> tuple[str, str, int, int, int]:
+        cells, touched, grown, glare = self.reading()
+        return cells, self.polarities(), touched, grown, glare
 
     def put(self, cell: int, stack: str, back: tuple[float, float] | None = None) -> None:
         """Set ``stack`` down on ``cell`` (a piece placed, a stack landed or set back, ``back``

@@ -101,6 +101,8 @@ class CameraEvidence:
         self.touches = Touches()  # when each was seen moved, and last read a top
         self._touch = False  # the camera tells moved stacks (a recording may not say)
         self._hand_at = -_INF  # the last reading with a hand over the board
+        #: the cells read '?' for a lamp's glare alone, with no other '?' beside them: no hand
+        self.glare = 0
         self._dark = [_INF] * NUM_CELLS  # per cell, since when it reads '?' without a break
         #: Whether the board differs from the committed game by the prompted move's source
         #: alone (set by the controller with the prompt): no other action happened since.
@@ -178,21 +180,25 @@ class CameraEvidence:
         self.told = told_by_growth(heights, d.options, choice, by) if not d.by_source else 0
 
     def observe(self, watch: int, hidden: int, touched: int, t: float, board: str,
-                settled: str, grown: int = 0) -> bool:
+                settled: str, grown: int = 0, glare: int = 0) -> bool:
         """Follow the hand at every reading. ``watch``: the blinking cells where the first
         action not committed may have landed, when the board cannot tell (0: none);
         ``hidden`` the cells that read '?', ``touched`` the camera's moved stacks, ``board``
         the reading, ``settled`` the stable board, ``grown`` the watched cell the camera sees
-        taller by the moved stack's height (0: none). When a hand that came over or beside a
-        watched cell has gone from every watched cell and its neighbours, the cell it
-        answered (if any) is kept as that action's landing (:meth:`keep`). True when the
-        stacks' heights answered it just now (the board may not change again: look again)."""
+        taller by the moved stack's height (0: none), ``glare`` the cells the camera reads '?'
+        for a lamp's glare (a '?' beside another that is not is a hand's). When a hand that
+        came over or beside a watched cell has gone from every watched cell and its
+        neighbours, the cell it answered (if any) is kept as that action's landing
+        (:meth:`keep`). True when the stacks' heights answered it just now (the board may
+        not change again: look again)."""
         by_height = False
         filled, hand, dark = self.filled, self._hand, self._dark
         a_hand = 0  # cells under a hand (one unreadable for seconds is misread)
+        unread = sum(1 << c for c, ch in enumerate(board) if ch == "?")
+        self.glare = glare & unread & ~_near(unread & ~glare)
         for c, ch in enumerate(board):
             dark[c] = min(dark[c], t) if ch == "?" else _INF
-            a_hand += ch == "?" and t - dark[c] < HAND_SPELL
+            a_hand += ch == "?" and t - dark[c] < HAND_SPELL and not (self.glare >> c) & 1
             if ch in "wbr":
                 self._piece[c] = min(self._piece[c], t)
             if ch == ".":
@@ -374,7 +380,11 @@ class CameraEvidence:
         # (a cell read '?' that a commit empties is no hand near it: the commit is certain, so
         # the cell was read empty before, or a later action proved that move finished; room
         # game 120: C1, vacated, read '?' and its old top by turns)
-        near = (pending | readings.covered(t, HAND_SPELL)) & ~named & ~(hidden & _sources(d))
+        # (nor is a cell read '?' for a lamp's glare alone: room game 138, E5 under a lamp's
+        # spot read '.' a moment under the hand that placed F5 beside it, and its '?' after
+        # held F5's commit 3 s, long enough for the next pieces to come first)
+        near = ((pending | readings.covered(t, HAND_SPELL)) & ~named & ~(hidden & _sources(d))
+                & ~self.glare)
         # (in the moving phase an empty cell read '?' with nothing beside it so is a misread,
         # not a hand: room game 110, the empty C2 beside F4D2's landing held it 7 s; a stack
         # so is not: room game 136's landing J3, beside the hidden sources, went I2I3)

@@ -146,7 +146,7 @@ class TableController:
             hidden = self.debouncer.unreadable
             answered = self.colours and self.sight.observe(
                 self._watch, hidden, event.touched, event.t, cells, self.stable or cells,
-                event.grown)
+                event.grown, event.glare)
             if snap is None and (hidden != self._unreadable or turned or self._resume
                                  or answered):
                 snap = self.debouncer.stable

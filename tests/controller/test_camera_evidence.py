@@ -17,15 +17,17 @@ from hardware.events import SnapshotEvent
 
 
 class Camera:
-    """Readings at 5 frames a second, as a camera gives them (``touched`` included)."""
+    """Readings at 5 frames a second, as a camera gives them (``touched`` and ``glare``
+    included)."""
 
     def __init__(self, ctl: TableController) -> None:
         self.ctl = ctl
         self.t = 0.0
 
-    def frames(self, cells: str, seconds: float, touched: int = 0) -> TableController:
+    def frames(self, cells: str, seconds: float, touched: int = 0,
+               glare: int = 0) -> TableController:
         for _ in range(max(1, round(seconds / 0.2))):
-            self.ctl.handle(SnapshotEvent(self.t, cells, touched=touched))
+            self.ctl.handle(SnapshotEvent(self.t, cells, touched=touched, glare=glare))
             self.t += 0.2
             self.ctl.advance(self.t)
         return self.ctl

@@ -165,3 +165,25 @@ def test_an_empty_cell_unreadable_since_before_the_last_piece_is_not_the_next_pi
     cam.frames(hide(board(g, True), (1 << p) | (1 << q)), 4.0)
     cam.frames(hide(at(board(g, True), p, "b"), 1 << q), 6.0)
     assert cam.ctl.actions[3:] == ["D5"]
+
+
+def test_a_lamps_glare_beside_a_new_piece_is_no_hand() -> None:
+    """Room game 138: a lamp's spot on E5, read '?' for glare from the first frame, read '.' a
+    moment under the hand that placed F5 beside it, then '?' for glare again. That '?' is the
+    lamp's, not a hand beside F5: F5 is committed once read (before, the new spell of '?'
+    counted as a hand for 3 s, and the next players' pieces came first)."""
+    e5, f5 = parse_cell("E5"), parse_cell("F5")
+    g = Game()
+    cam = Camera(TableController(game=g, colours=True))
+    spot = 1 << e5
+    cam.frames(hide(board(g, True), spot), 1.0, glare=spot)
+    end = Game()
+    for cell in ("F3", "D3", "E3"):  # the red pieces, each read before the next
+        end.push(Move.place(parse_cell(cell)))
+        cam.frames(hide(board(end, True), spot), 1.4, glare=spot)
+    assert cam.ctl.actions == ["F3", "D3", "E3"]
+    cam.frames(hide(board(end, True), spot | (1 << f5)), 0.4)  # the hand over both
+    cam.frames(hide(board(end, True), 1 << f5), 0.4)  # its shade: E5 read '.' a moment
+    end.push(Move.place(f5))
+    cam.frames(hide(board(end, True), spot), 1.2, glare=spot)
+    assert cam.ctl.actions[-1] == "F5"

@@ -1,10 +1,12 @@
 import numpy as np
 
+from engine.geometry import NUM_CELLS, parse_cell
 from hardware.camera import SyntheticSource
 from hardware.clock import FakeClock
 from hardware.events import SnapshotEvent
 from vision.backend import CameraSensor
-from vision.reader import BoardReader
+from vision.classify import GLARE
+from vision.reader import BoardReader, Reading
 from vision.synthetic.render import heights_of
 
 
@@ -57,3 +59,23 @@ def test_reread_reads_the_last_frame_again_and_changes_nothing(rendered) -> None
     assert probed.reader.model.__dict__.keys() == model.keys()
     for _ in range(2):
         assert probed.poll() == plain.poll()
+
+
+class _Glared(BoardReader):
+    """A reader that reads C3 '?' for a lamp's glare in every frame, D4 '?' under a hand."""
+
+    def read(self, frame, heights=None, leds=None) -> Reading:  # type: ignore[no-untyped-def]
+        cells, reasons = ["."] * NUM_CELLS, [""] * NUM_CELLS
+        for name, why in (("C3", GLARE), ("D4", "something over the board here")):
+            cells[parse_cell(name)], reasons[parse_cell(name)] = "?", why
+        return Reading("".join(cells), [0.0] * NUM_CELLS, True, reasons)
+
+
+def test_cells_read_unreadable_for_glare_are_told_apart_from_a_hand() -> None:
+    """The event names the cells the reader could not read for a lamp's glare alone (the
+    controller does not take them for a hand: controller.table.camera)."""
+    src = SyntheticSource(lambda i: np.zeros((120, 160, 3), np.uint8) if i < 1 else None)
+    with CameraSensor(src, _Glared(), FakeClock(2.0)) as sensor:
+        (event,) = sensor.poll()
+    assert event.glare == 1 << parse_cell("C3")
+    assert event.cells.count("?") == 2
