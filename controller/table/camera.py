@@ -448,9 +448,12 @@ class CameraEvidence:
     def began(self, seen: Callable[[int], float]) -> Callable[[int], float]:
         """When each cell began to fill: when the hand came over it, where the camera saw
         that (a piece read late, seconds after the hand that put it there left: outside
-        camera game 5's E1, read after D1 though placed before it), else when it was read."""
-        filled = self.filled
-        return lambda c: min(seen(c), filled[c])
+        camera game 5's E1, read after D1 though placed before it), else when it was read;
+        the first time since the last commit, whatever the cell reads now (room game 150:
+        White's I1, a clipped new top read '?' for 6 s with a '.' between, counted from its
+        last spell of '?' and went after White's C4, placed 5 s later and read at once)."""
+        filled, hand = self.filled, self._hand
+        return lambda c: min(seen(c), filled[c], hand[c])
 
     def out_of_turn(self, game: Game, d: Decision) -> bool:
         """Whether several placements must wait: the pieces the camera did see began to fill
