@@ -187,3 +187,22 @@ def test_a_lamps_glare_beside_a_new_piece_is_no_hand() -> None:
     end.push(Move.place(f5))
     cam.frames(hide(board(end, True), spot), 1.2, glare=spot)
     assert cam.ctl.actions[-1] == "F5"
+
+
+def test_a_piece_named_late_counts_from_the_first_hand_over_its_cell() -> None:
+    """Room game 150: White's I1, a new top the camera could not read, read '?' for seconds
+    with a moment of '.' between; a hand passed over C4 meanwhile; Black's F4 came, then
+    White's C4, read at once; I1, alone and unreadable, was then named White's. The white
+    pieces go in the order their cells began to fill, I1 from the first hand over it (before,
+    from its last spell of '?': after the hand that passed over C4, and C4 went first)."""
+    cam, g = placing_camera(["F3", "D3", "E3", "A1"])  # White next
+    i1, c4, f4 = parse_cell("I1"), parse_cell("C4"), parse_cell("F4")
+    s = board(g, True)
+    cam.frames(hide(s, 1 << i1), 0.6)  # White's hand puts a piece on I1
+    cam.frames(hide(s, (1 << i1) | (1 << c4)), 0.4)  # ... passing over C4
+    cam.frames(s, 0.4)  # both read empty a moment
+    cam.frames(hide(s, (1 << i1) | (1 << f4)), 0.4)  # Black's hand on F4
+    cam.frames(hide(at(s, f4, "b"), 1 << i1), 0.8)
+    cam.frames(hide(at(s, f4, "b"), (1 << i1) | (1 << c4)), 0.4)  # White's hand on C4
+    cam.frames(hide(at(at(s, f4, "b"), c4, "w"), 1 << i1), 2.0)
+    assert cam.ctl.actions[4:] == ["I1", "F4", "C4"]
