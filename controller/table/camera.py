@@ -194,8 +194,7 @@ class CameraEvidence:
         by_height = False
         filled, hand, dark = self.filled, self._hand, self._dark
         a_hand = 0  # cells under a hand (one unreadable for seconds is misread)
-        unread = sum(1 << c for c, ch in enumerate(board) if ch == "?")
-        self.glare = glare & unread & ~_near(unread & ~glare)
+        self.glare = glare & hidden & ~_near(hidden & ~glare)
         for c, ch in enumerate(board):
             dark[c] = min(dark[c], t) if ch == "?" else _INF
             a_hand += ch == "?" and t - dark[c] < HAND_SPELL and not (self.glare >> c) & 1
