@@ -79,9 +79,10 @@ def _differ(before: str, now: str) -> bool:
 class CameraEvidence:
     """The hand gesture and the unnamed new piece, tracked across readings."""
 
-    def __init__(self, hold: float = HOLD, lone: float = LONE) -> None:
+    def __init__(self, hold: float = HOLD, lone: float = LONE, noise: float = 0.2) -> None:
         self.hold = hold
         self.lone = lone
+        self.noise = noise  # a cell read empty for less between two other readings: not emptied
         self._lone: dict[int, float] = {}  # cell -> since when it reads '?' on its own
         self._held: dict[int, float] = {}  # prompted cell -> since when under the hand
         self._named = 0  # pieces named so far that still read '?'
@@ -104,6 +105,8 @@ class CameraEvidence:
         #: the cells read '?' for a lamp's glare alone, with no other '?' beside them: no hand
         self.glare = 0
         self._dark = [_INF] * NUM_CELLS  # per cell, since when it reads '?' without a break
+        self._gap = [_INF] * NUM_CELLS  # per cell, since when it reads empty, and what it
+        self._kept = [(_INF, _INF)] * NUM_CELLS  # ... read ``filled`` and ``_dark`` before
         #: Whether the board differs from the committed game by the prompted move's source
         #: alone (set by the controller with the prompt): no other action happened since.
         self.alone = False
@@ -196,6 +199,15 @@ class CameraEvidence:
         a_hand = 0  # cells under a hand (one unreadable for seconds is misread)
         self.glare = glare & hidden & ~_near(hidden & ~glare)
         for c, ch in enumerate(board):
+            if ch == "." and self._gap[c] == _INF:
+                self._gap[c], self._kept[c] = t, (filled[c], dark[c])
+            elif ch != "." and self._gap[c] < _INF:
+                # (a '.' shorter than the debounce noise between: room game 158, C1's new
+                # black piece read '?' with a one-frame '.' now and then, and was taken as
+                # placed after the white A3 beside it)
+                if t - self._gap[c] < self.noise - 1e-9:
+                    filled[c], dark[c] = self._kept[c]
+                self._gap[c] = _INF
             dark[c] = min(dark[c], t) if ch == "?" else _INF
             a_hand += ch == "?" and t - dark[c] < HAND_SPELL and not (self.glare >> c) & 1
             if ch in "wbr":

@@ -55,7 +55,7 @@ class _Cell:
     """One cell's debounce state."""
 
     __slots__ = ("stable", "cand", "since", "other", "other_since", "hidden", "hidden_since",
-                 "dot", "loose", "run", "shown", "veiled")
+                 "dot", "loose", "run", "shown", "veiled", "unveiled")
 
     def __init__(self, value: str) -> None:
         self.stable = value  # the accepted value ('?' until the cell has ever read)
@@ -70,16 +70,22 @@ class _Cell:
         self.run: float | None = None  # since when it reads otherwise ('?' aside), if it does
         self.shown = float("-inf")  # when it first read again after a spell of '?'
         self.veiled = float("-inf")  # when it last read '?'
+        self.unveiled = float("-inf")  # when it last read again after '?'
 
-    def read(self, t: float, value: str) -> None:
+    def read(self, t: float, value: str, noise: float) -> None:
         if value == UNKNOWN:
-            if not self.hidden:
+            if not self.hidden and t - self.unveiled >= noise - 1e-9:
+                # (a reading between two '?' for less than ``noise`` does not end the
+                # spell: room game 158, C1's new black piece read '?' with a one-frame '.'
+                # now and then, and D5 A3, placed after it, were committed first)
                 self.hidden_since = t
             self.hidden = True
             self.veiled = t
             return
         if self.hidden and t - self.hidden_since >= SPELL - 1e-9:
             self.shown = t
+        if self.hidden:
+            self.unveiled = t
         self.hidden = False
         if value == ".":
             if self.run is not None and t - self.run >= STEADY:
@@ -337,7 +343,7 @@ class Debouncer:
         self.advance(t)  # (up to what the silence before this reading still confirms)
         self._heard(t)
         for cell, value in zip(self._cells, cells, strict=True):
-            cell.read(t, value)
+            cell.read(t, value, self.timing.noise)
             cell.settle(t, self.timing)  # a zero noise time acts at once
         self._deadline_ok = False
         after = self.stable

@@ -121,7 +121,7 @@ class TableController:
         self.message = self.status = ""
         self.finished = False
         self._choice_empty = 0  # cells already empty when the current prompt began
-        self.sight = CameraEvidence()  # a hand held over a cell, a piece not named yet
+        self.sight = CameraEvidence(noise=self.debouncer.timing.noise)  # a hand, a piece unnamed
         self.candidates = Candidates()  # the games the readings allow while a prompt is open
         self._watch = 0  # the cells a prompt asks the hands about
         self._auto_pass()
