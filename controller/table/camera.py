@@ -402,8 +402,8 @@ class CameraEvidence:
         if not game.placing:
             near &= spread(near) | pending | game.occupied
         if touches(game, d, near) or unsettled(
-                game, d, pending, hidden, readings.seen_since, readings.uncovered(),
-                readings.flickered()) or self.out_of_turn(game, d):
+                game, d, pending, hidden | readings.dimmed & ~named, readings.seen_since,
+                readings.uncovered(), readings.flickered()) or self.out_of_turn(game, d):
             return Decision("wait")
         if d.back and self._unseen(game, d, d.back) or self._touch and \
                 self.touches.landed_unseen(taken_back(game, d.back), d.moves):

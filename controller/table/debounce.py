@@ -160,6 +160,16 @@ class Debouncer:
         """Mask of the cells whose latest raw reading was '?' (a hand over them, glare)."""
         return self._hidden
 
+    @property
+    def dimmed(self) -> int:
+        """Mask of the cells read '?' now or until less than ``noise`` ago: a moment of '.'
+        between two spells of '?' is no reading yet (room game 158: C1's unnamed piece)."""
+        if self._cells is None or self._last is None:
+            return 0
+        last, noise = self._last, self.timing.noise - 1e-9
+        return self._hidden | sum(1 << i for i, c in enumerate(self._cells)
+                                  if last - c.unveiled < noise)
+
     def covered(self, t: float, patience: float) -> int:
         """Mask of the cells unreadable at ``t`` for less than ``patience`` seconds: a hand
         over them (a cell unreadable for longer is misread, not a hand passing)."""
@@ -179,12 +189,13 @@ class Debouncer:
                    if c.shown == self._last and not c.hidden)
 
     def seen_since(self, cell: int) -> float:
-        """When the cell's latest reading began: its run of '?' while unreadable, else the
-        value it reads (the time a piece set down was first seen there)."""
+        """When the cell's latest reading began: its run of '?' while unreadable (or read
+        otherwise for less than ``noise`` since), else the value it reads (the time a piece
+        set down was first seen there)."""
         if self._cells is None:
             return 0.0
         c = self._cells[cell]
-        return c.hidden_since if c.hidden else c.since
+        return c.hidden_since if (self.dimmed >> cell) & 1 else c.since
 
     def shown_since(self, cell: int) -> float:
         """When the cell began to read a top it still reads ('?' between aside; inf while it

@@ -17,18 +17,19 @@ from hardware.events import SnapshotEvent
 
 
 class Camera:
-    """Readings at 5 frames a second, as a camera gives them (``touched`` and ``glare``
-    included)."""
+    """Readings at 5 frames a second (or every ``step`` seconds), as a camera gives them
+    (``touched`` and ``glare`` included)."""
 
-    def __init__(self, ctl: TableController) -> None:
+    def __init__(self, ctl: TableController, step: float = 0.2) -> None:
         self.ctl = ctl
         self.t = 0.0
+        self.step = step
 
     def frames(self, cells: str, seconds: float, touched: int = 0,
                glare: int = 0) -> TableController:
-        for _ in range(max(1, round(seconds / 0.2))):
+        for _ in range(max(1, round(seconds / self.step))):
             self.ctl.handle(SnapshotEvent(self.t, cells, touched=touched, glare=glare))
-            self.t += 0.2
+            self.t += self.step
             self.ctl.advance(self.t)
         return self.ctl
 

@@ -206,3 +206,30 @@ def test_a_piece_named_late_counts_from_the_first_hand_over_its_cell() -> None:
     cam.frames(hide(at(s, f4, "b"), (1 << i1) | (1 << c4)), 0.4)  # White's hand on C4
     cam.frames(hide(at(at(s, f4, "b"), c4, "w"), 1 << i1), 2.0)
     assert cam.ctl.actions[4:] == ["I1", "F4", "C4"]
+
+
+def test_a_moment_of_empty_does_not_end_an_unnamed_pieces_spell() -> None:
+    """Room game 158: Black's C1, a piece the camera could not read, read '?' with a
+    one-frame '.' now and then; White's A3 and Black's D5 came and read at once. A '.' shorter than the debounce noise does not end C1's spell: the
+    placements wait for it and keep the turns (before, its spell began again at each '.', and
+    D5 A3 were committed before C1)."""
+    g = Game.from_moves(["F3", "D3", "E3"])  # Black next
+    cam = Camera(TableController(game=g, colours=True), step=0.1)
+    c1, a3, d5 = parse_cell("C1"), parse_cell("A3"), parse_cell("D5")
+    s = board(g, True)
+    cam.frames(s, 1.0)
+    cam.frames(hide(s, NEIGHBOUR_MASKS[c1] | 1 << c1), 0.4)  # Black's hand on C1
+    for _ in range(2):
+        cam.frames(hide(s, 1 << c1), 0.6)
+        cam.frames(s, 0.1)
+    cam.frames(hide(s, 1 << c1 | NEIGHBOUR_MASKS[a3] | 1 << a3), 0.4)  # White's hand on A3
+    s = at(s, a3, "w")
+    cam.frames(hide(s, 1 << c1), 0.4)
+    cam.frames(s, 0.1)
+    cam.frames(hide(s, 1 << c1 | NEIGHBOUR_MASKS[d5] | 1 << d5), 0.4)  # Black's hand on D5
+    s = at(s, d5, "b")
+    for _ in range(3):
+        cam.frames(hide(s, 1 << c1), 0.6)
+        cam.frames(s, 0.1)
+    cam.frames(hide(s, 1 << c1), 3.0)
+    assert cam.ctl.actions[3:] == ["C1", "A3", "D5"]
