@@ -29,6 +29,7 @@ from controller.table.debounce import Debouncer
 from controller.table.decision import Decision, taken_back, touches
 from controller.table.growth import shows_alone, told_by_growth
 from controller.table.landing import Touches
+from controller.table.setdown import SetDowns
 from engine.game import Game
 from engine.geometry import NEIGHBOUR_MASKS, NUM_CELLS, iter_cells, spread
 from engine.move import Move
@@ -100,6 +101,7 @@ class CameraEvidence:
         self._clear = 0  # ... of those, the ones first seen moved with no hand over the board
         self.moved = 0  # stacks first seen moved since the last commit (kept when still)
         self.touches = Touches()  # when each was seen moved, and last read a top
+        self.set_downs = SetDowns()  # the same since the game began
         self._touch = False  # the camera tells moved stacks (a recording may not say)
         self._hand_at = -_INF  # the last reading with a hand over the board
         #: the cells read '?' for a lamp's glare alone, with no other '?' beside them: no hand
@@ -128,6 +130,7 @@ class CameraEvidence:
         self._lone.clear()
         self._named = 0
         self._piece = [_INF] * NUM_CELLS
+        self.set_downs = SetDowns()
         self.committed()
 
     # ----------------------------------------------------------------- the placing phase
@@ -227,6 +230,7 @@ class CameraEvidence:
         self._hand_at = t if a_hand > 1 else self._hand_at  # (one cell: a flicker, maybe)
         self.moved |= new
         self.touches.observe(new, board, t)
+        self.set_downs.observe(new, board, t)
         self._touch = self._touch or bool(touched)
         self._fresh = (self._fresh | new) & touched
         self._clear = (self._clear | (0 if a_hand else new)) & touched
@@ -339,6 +343,13 @@ class CameraEvidence:
             if bin(ring & self._hid).count("1") >= max(3, bin(ring).count("1") / 2):
                 return 0
         return under
+
+    def narrow(self, game: Game) -> Callable[[list[Hypothesis]], list[Hypothesis]] | None:
+        """What keeps the explanations from ``game`` that agree with where a hand answered and
+        where stacks were seen set down (:class:`SetDowns`); None when nothing tells."""
+        if not self.answer and not self.set_downs.seen:
+            return None
+        return lambda hypotheses: self.keep(self.set_downs.keep(game, hypotheses))
 
     def keep(self, hypotheses: list[Hypothesis]) -> list[Hypothesis]:
         """The explanations that agree with the hand's answer: the first action after the

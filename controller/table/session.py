@@ -251,7 +251,7 @@ class TableController:
                 limits=self.limits, hidden=hidden, first=start, extra=self._slack,
                 nodes=self._budget, since=self._since, unseen=unseen, t=self._t,
                 loose=self.debouncer.flicker_empty(self._since),
-                answer=self.sight.keep if self.sight.answer else None,  # (a hand said where)
+                answer=self.sight.narrow(self.game),  # (a hand said where; stacks set down)
                 covered=hidden if self.colours and snap == self.stable else 0, keep=keep)
             self._budget -= result.nodes
             self._cut = self._cut or result.truncated

@@ -19,7 +19,9 @@ from hardware.events import SnapshotEvent
 
 #: Room game 135 (`benchmarks/camera_games.py --room --first 135`, from its `--dump`): the
 #: position after K3K4, the actions after it, and the camera's readings from there, with
-#: the stacks it saw moved (``touched``) and the prompted cell it saw grown (``grown``).
+#: the stacks it saw moved (``touched``) and the prompted cell it saw grown (``grown``). The
+#: last three actions, their prompts never answered either, were once left open; the stacks
+#: seen set down tell them (controller.table.setdown).
 LOG = Path(__file__).parent / "data" / "catchup" / "grown_played_on.jsonl"
 #: Room game 112 likewise: the position after E1E4, and the readings to the end.
 STEADY_LOG = Path(__file__).parent / "data" / "catchup" / "grown_steady.jsonl"

@@ -1,0 +1,103 @@
+"""Where the camera saw stacks set down, kept across commits: the landings players who never
+answer a prompt leave behind.
+
+A move onto a stack topped by the mover's colour shows no colour; when the players go on
+without answering the prompt, the later actions often cannot tell where it went either (room
+games 143, 148, 159: three such moves in a row, the game over, every landing still open). But
+the camera saw the stack set down: a stack that receives another lands a few millimetres off
+where it stood, and the touch cue (vision.cues.touch) marks it as the hand leaves (one it
+marks with no hand over it a moment before counts for nothing). So when a
+move's source was seen to leave, and of the stacks it may have landed on showing its colour,
+exactly one was seen moved from just before that until the next stack was seen to leave, the
+explanations where it landed elsewhere are dropped (:meth:`SetDowns.keep`). Seen moved at
+two or at none says nothing (a touch missed, a neighbour shaken, a knock).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from controller.table.catchup import Hypothesis
+from engine.game import Game
+from engine.geometry import NUM_CELLS, iter_cells
+from engine.move import Move
+
+#: Seconds before its source was seen empty from which a landing seen moved counts: the hand
+#: leaves the landing and the source in one reading or two.
+EARLY = 0.5
+#: Seconds since a cell was last under a hand (read '?') within which it may be seen moved:
+#: a stack is set down by a hand; one seen moved with no hand over it is an arm's shade or the
+#: camera's exposure (room game 104).
+HAND = 2.0
+#: Seconds a cell must read a top (spells of '?' between count) before its reading empty is
+#: a stack leaving: a vacated cell flickers its old top now and then.
+STOOD = 1.0
+
+_INF = float("inf")
+
+
+class SetDowns:
+    """Per cell, when its stack was seen to leave and when it was seen moved (set down or
+    received a stack), since the game began."""
+
+    def __init__(self) -> None:
+        self._top: list[float | None] = [None] * NUM_CELLS  # since when it reads a top
+        self._left: list[list[float]] = [[] for _ in range(NUM_CELLS)]
+        self._moved: list[list[float]] = [[] for _ in range(NUM_CELLS)]
+        self._lefts: list[float] = []  # every leaving, in time order
+        self._under = [-_INF] * NUM_CELLS  # when it last read '?'
+        self.seen = False  # whether any stack was ever seen moved (a camera that tells)
+
+    def observe(self, new: int, board: str, t: float) -> None:
+        """A reading: ``new`` the stacks first seen moved in it, ``board`` as read."""
+        for c in iter_cells(new):
+            if board[c] != "." and t - self._under[c] <= HAND + 1e-9:
+                self._moved[c].append(t)
+                self.seen = True
+        for c, ch in enumerate(board):
+            top = self._top[c]
+            if ch == "?":
+                self._under[c] = t
+            elif ch in "wbr":
+                if top is None:
+                    self._top[c] = t
+            elif ch == ".":
+                if top is not None and t - top >= STOOD - 1e-9:
+                    self._left[c].append(t)
+                    self._lefts.append(t)
+                self._top[c] = None
+
+    def keep(self, game: Game, hypotheses: list[Hypothesis]) -> list[Hypothesis]:
+        """The explanations (played from ``game``) none of whose moves the set-downs seen
+        contradict; all of them where that would leave none (then what the camera saw
+        moved is wrong, not every explanation)."""
+        if not self.seen:
+            return hypotheses
+        kept = [h for h in hypotheses if h.back or self._fits(game, h.moves)]
+        return kept if any(not h.back for h in kept) else hypotheses
+
+    def _fits(self, game: Game, moves: Sequence[Move]) -> bool:
+        g = game.copy()
+        for m in moves:
+            if m.source is not None and m.target is not None and not self._agrees(g, m):
+                return False
+            g.push(m)
+        return True
+
+    def _agrees(self, g: Game, m: Move) -> bool:
+        """Whether ``m`` (from ``g``) lands where the camera saw its stack set down, or the
+        camera cannot tell: it lands on a top of another colour (the colour tells), its
+        source was never seen to leave, or not exactly one of the stacks it may have landed
+        on showing its colour was seen moved since just before it left."""
+        assert m.source is not None and m.target is not None
+        mine = g.stack(m.source)[-1:]
+        if g.stack(m.target)[-1:] != mine or not self._left[m.source]:
+            return True
+        left = self._left[m.source][-1]
+        until = next((t for t in self._lefts if t > left), _INF)
+        alike = [c for c in iter_cells(g.destinations(m.source)) if g.stack(c)[-1:] == mine]
+        if len(alike) < 2:
+            return True
+        seen = [c for c in alike
+                if any(left - EARLY - 1e-9 <= t < until for t in self._moved[c])]
+        return len(seen) != 1 or seen[0] == m.target
