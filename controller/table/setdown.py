@@ -8,7 +8,8 @@ the camera saw the stack set down: a stack that receives another lands a few mil
 where it stood, and the touch cue (vision.cues.touch) marks it as the hand leaves (one it
 marks with no hand over it a moment before counts for nothing). So when a
 move's source was seen to leave, and of the stacks it may have landed on showing its colour,
-exactly one was seen moved from just before that until the next stack was seen to leave, the
+exactly one was seen moved from just before that until the next stack was seen to leave (a
+few seconds at most), the
 explanations where it landed elsewhere are dropped (:meth:`SetDowns.keep`). Seen moved at
 two or at none says nothing (a touch missed, a neighbour shaken, a knock).
 """
@@ -25,6 +26,11 @@ from engine.move import Move
 #: Seconds before its source was seen empty from which a landing seen moved counts: the hand
 #: leaves the landing and the source in one reading or two.
 EARLY = 0.5
+#: Seconds after its source was seen empty until which a landing seen moved counts at most: a
+#: stack is set down within a second or two, held in the air now and then (room game 120: 2 s);
+#: a stack seen moved later is a hand passing, a knock or a later move's (room game 148: I5
+#: seen moved 7 s after J5's stack landed on J4, while nothing else left).
+LATE = 4.0
 #: Seconds since a cell was last under a hand (read '?') within which it may be seen moved:
 #: a stack is set down by a hand; one seen moved with no hand over it is an arm's shade or the
 #: camera's exposure (room game 104).
@@ -86,18 +92,15 @@ class SetDowns:
 
     def _agrees(self, g: Game, m: Move) -> bool:
         """Whether ``m`` (from ``g``) lands where the camera saw its stack set down, or the
-        camera cannot tell: it lands on a top of another colour (the colour tells), its
-        source was never seen to leave, or not exactly one of the stacks it may have landed
-        on showing its colour was seen moved since just before it left."""
+        camera cannot tell: its source was never seen to leave, or not exactly one of the
+        stacks it may have landed on was seen moved since just before it left (one that
+        changed colour may have been covered again by a later move: room game 154, D3's
+        white stack onto the red C3, D4's black one after it)."""
         assert m.source is not None and m.target is not None
-        mine = g.stack(m.source)[-1:]
-        if g.stack(m.target)[-1:] != mine or not self._left[m.source]:
+        if not self._left[m.source]:
             return True
         left = self._left[m.source][-1]
-        until = next((t for t in self._lefts if t > left), _INF)
-        alike = [c for c in iter_cells(g.destinations(m.source)) if g.stack(c)[-1:] == mine]
-        if len(alike) < 2:
-            return True
-        seen = [c for c in alike
+        until = min(next((t for t in self._lefts if t > left), _INF), left + LATE)
+        seen = [c for c in iter_cells(g.destinations(m.source))
                 if any(left - EARLY - 1e-9 <= t < until for t in self._moved[c])]
         return len(seen) != 1 or seen[0] == m.target

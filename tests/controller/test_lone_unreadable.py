@@ -17,7 +17,8 @@ from engine.geometry import parse_cell
 
 DATA = Path(__file__).parent / "data" / "catchup"
 #: Room game 110 (`benchmarks/camera_games.py --room --first 110`, from its `--dump`): the
-#: position after E1D1, the actions after it, and the camera's readings from there.
+#: position after E1D1, the actions after it, and the camera's readings from there (the last
+#: two, H5H4's prompt never answered, told by the stacks seen set down: controller.table.setdown).
 LOG = DATA / "lone_unreadable.jsonl"
 #: Room game 136 likewise: the position after B2A1.
 STACK = DATA / "lone_stack.jsonl"
