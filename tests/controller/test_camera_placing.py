@@ -210,9 +210,9 @@ def test_a_piece_named_late_counts_from_the_first_hand_over_its_cell() -> None:
 
 def test_a_moment_of_empty_does_not_end_an_unnamed_pieces_spell() -> None:
     """Room game 158: Black's C1, a piece the camera could not read, read '?' with a
-    one-frame '.' now and then; White's A3 and Black's D5 came and read at once. A '.' shorter than the debounce noise does not end C1's spell: the
-    placements wait for it and keep the turns (before, its spell began again at each '.', and
-    D5 A3 were committed before C1)."""
+    one-frame '.' now and then; White's A3 and Black's D5 came and read at once. A '.' shorter
+    than the debounce noise does not end C1's spell: the placements wait for it and keep the
+    turns (before, its spell began again at each '.', and D5 A3 were committed before C1)."""
     g = Game.from_moves(["F3", "D3", "E3"])  # Black next
     cam = Camera(TableController(game=g, colours=True), step=0.1)
     c1, a3, d5 = parse_cell("C1"), parse_cell("A3"), parse_cell("D5")
