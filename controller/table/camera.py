@@ -30,14 +30,11 @@ from controller.table.decision import Decision, taken_back, touches
 from controller.table.growth import shows_alone, told_by_growth
 from controller.table.landing import Touches
 from controller.table.setdown import SetDowns
+from controller.table.turns import TURN, out_of_turn
 from engine.game import Game
-from engine.geometry import NEIGHBOUR_MASKS, NUM_CELLS, iter_cells, spread
-from engine.move import Move
+from engine.geometry import NEIGHBOUR_MASKS, NUM_CELLS, RAYS, iter_cells, spread
 
 _INF = float("inf")
-#: Seconds between two players' placements at the least (seed 397 of the camera sessions:
-#: the hand placing F1 hid E2 0.1 s before F1; camera game 25: 1.4 s out of turn).
-TURN = 1.0
 #: Seconds after a prompt began from which a hand over a blinking cell, once a stack left
 #: since, is the players going on and no answer any more (answers begin up to about 3 s after
 #: it; the next player's lift meanwhile is no reason to ignore one: room games 105, 110).
@@ -114,6 +111,7 @@ class CameraEvidence:
         self.alone = False
         #: The prompted cells a camera seen grown would tell the landing by (:meth:`prompted`).
         self.told = 0
+        self._landings = 0  # where stacks gone when the prompt began may land
         self.answer = 0  # where a hand said the action not committed yet landed
         self._grown, self._grown_at = 0, _INF  # the cell the camera says grown, and since
         #: per cell, since when it reads other than empty ('?' too) without a break; for a
@@ -182,6 +180,11 @@ class CameraEvidence:
         """A prompt ``choice`` (re)opened by ``d``: whether the board shows its move alone
         (:func:`shows_alone`), and the cells whose growth would tell (:func:`told_by_growth`)."""
         self.alone = shows_alone(game, d.source, choice, diff, board, d.options)
+        self._landings = 0
+        for c in iter_cells(game.occupied & ~(1 << (d.source if d.source is not None else 0))):
+            h = len(game.stack(c))
+            if board is not None and board[c] == ".":  # (either side's, surrounded or not)
+                self._landings |= sum(1 << ray[h - 1] for ray in RAYS[c] if len(ray) >= h)
         by = heights[d.source] if d.source is not None else 0
         self.told = told_by_growth(heights, d.options, choice, by) if not d.by_source else 0
 
@@ -331,6 +334,11 @@ class CameraEvidence:
             # a quick hand after the board changed since the prompt began: the next player's
             # stack, lifted before, landing there (simulated camera session 4: B2A1)
             moved &= held
+        if moved & self._landings:
+            # where another stack gone when the prompt began may have landed: the stack set
+            # down under this hand is that one (simulated camera session 233: D4B4 was taken
+            # as the answer to A3's prompt, D4 gone before it showed)
+            return 0
         if moved:
             return moved if not moved & (moved - 1) else 0
         under = held & self._under
@@ -488,7 +496,7 @@ class CameraEvidence:
         cells = [m.target for m in d.moves if m.source is None and m.target is not None]
         if d.kind != "commit" or len(cells) < 2 or len(cells) != len(d.moves):
             return False
-        return _out_of_turn(game, cells, self.filled)
+        return out_of_turn(game, cells, self.filled)
 
 
 def unsettled(game: Game, d: Decision, pending: int, hidden: int = 0,
@@ -526,51 +534,6 @@ def unsettled(game: Game, d: Decision, pending: int, hidden: int = 0,
         return bool(pending & ~game.occupied)
     return bool((pending | fresh & ~(1 << first.target if first.target is not None else 0))
                 & game.destinations(first.source))
-
-
-def _out_of_turn(game: Game, cells: list[int], filled: Sequence[float]) -> bool:
-    """Whether placements on ``cells`` (in the order played from ``game``) of different
-    colours began to fill in another order (by more than ``TURN``: a hand hides the cells
-    round the one it acts on at once)."""
-    pieces = _pieces(game, cells)
-    n = len(cells)
-    return any(filled[cells[i]] > filled[cells[j]] + TURN and pieces[i] != pieces[j]
-               for i in range(n) for j in range(i + 1, n))
-
-
-def _pieces(game: Game, cells: list[int]) -> list[str]:
-    """The piece each placement on ``cells`` (in order, from ``game``) puts down."""
-    pieces = []
-    for c in cells:
-        pieces.append(game.piece_to_place() or "")
-        game.push(Move.place(c))
-    for _ in cells:
-        game.pop()
-    return pieces
-
-
-def in_order(game: Game, d: Decision, seen: Callable[[int], float],
-             read: Callable[[int], float] | None = None) -> Decision:
-    """``d`` with a chain of placements reordered so that the pieces of each colour come in
-    the order the camera saw their cells fill (``seen``; a tie by when each was read,
-    ``read``): the side to act fixes each piece's colour, not which of two white pieces
-    came first, and the search finds them in cell order (camera benchmark game 19: C4 read
-    '?' under glare, then C5 and F1 came; F1 C5 C4 was committed for C4 C5 F1). A tie is a
-    hand that passed over both cells on its way (room game 103: the hand placing C5 passed
-    over B3, and both began to fill at 17.9 s; C5 was read at 20.2 s, B3 at 22.0 s)."""
-    moves = list(d.moves)
-    if d.kind != "commit" or d.back or len(moves) < 2 or any(
-            m.source is not None or m.target is None for m in moves):
-        return d
-    targets = [m.target for m in moves if m.target is not None]
-    pieces = _pieces(game, targets)
-    for piece in set(pieces):
-        at = [i for i, p in enumerate(pieces) if p == piece]
-        cells = sorted((targets[i] for i in at),
-                       key=lambda c: (seen(c), read(c) if read is not None else 0.0, c))
-        for i, c in zip(at, cells, strict=True):
-            moves[i] = Move.place(c)
-    return replace(d, moves=tuple(moves))
 
 
 def phantoms(game: Game, snap: str, removals: Collection[int], moved: int = 0) -> str:

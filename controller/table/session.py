@@ -14,7 +14,7 @@ from typing import Any
 
 from controller.i18n import Msg, status_line
 from controller.table import gesture, guide
-from controller.table.camera import CameraEvidence, in_order, phantoms
+from controller.table.camera import CameraEvidence, phantoms
 from controller.table.candidates import Candidates
 from controller.table.catchup import Limits, Result
 from controller.table.debounce import Debouncer, Timing
@@ -23,6 +23,7 @@ from controller.table.expected import Expected, empty_mask, has_colours, strip_c
 from controller.table.inference import IDLE, LIFTED, MISMATCH, WAIT, Explanation
 from controller.table.journaling import JournalLike, unfinished
 from controller.table.trace import RoleTrace, Trace
+from controller.table.turns import in_order
 from controller.table.view import BoardView
 from engine.game import Game
 from engine.move import PASS, Move

@@ -35,8 +35,10 @@ LATE = 4.0
 #: a stack is set down by a hand; one seen moved with no hand over it is an arm's shade or the
 #: camera's exposure (room game 104).
 HAND = 2.0
-#: Seconds a cell must read a top (spells of '?' between count) before its reading empty is
-#: a stack leaving: a vacated cell flickers its old top now and then.
+#: Seconds from the first to the last reading of a top (spells of '?' between) before a cell
+#: read empty is a stack leaving: a vacated cell flickers its old top now and then, a moment
+#: before a hand comes over it (simulated camera session 233: A3, and A3A2 was dropped for
+#: D4's landing on B4 after A3's second "leaving").
 STOOD = 1.0
 
 _INF = float("inf")
@@ -47,7 +49,8 @@ class SetDowns:
     received a stack), since the game began."""
 
     def __init__(self) -> None:
-        self._top: list[float | None] = [None] * NUM_CELLS  # since when it reads a top
+        #: per cell, since when it reads a top ('?' between aside) and when it last did
+        self._top: list[tuple[float, float] | None] = [None] * NUM_CELLS
         self._left: list[list[float]] = [[] for _ in range(NUM_CELLS)]
         self._moved: list[list[float]] = [[] for _ in range(NUM_CELLS)]
         self._lefts: list[float] = []  # every leaving, in time order
@@ -65,10 +68,9 @@ class SetDowns:
             if ch == "?":
                 self._under[c] = t
             elif ch in "wbr":
-                if top is None:
-                    self._top[c] = t
+                self._top[c] = (t, t) if top is None else (top[0], t)
             elif ch == ".":
-                if top is not None and t - top >= STOOD - 1e-9:
+                if top is not None and top[1] - top[0] >= STOOD - 1e-9:
                     self._left[c].append(t)
                     self._lefts.append(t)
                 self._top[c] = None

@@ -8,9 +8,9 @@ from table_helpers import board
 from test_camera_evidence import Camera, hide
 from test_catchup import at
 
-from controller.table.camera import in_order
 from controller.table.decision import Decision
 from controller.table.session import TableController
+from controller.table.turns import in_order
 from engine.game import Game
 from engine.geometry import NEIGHBOUR_MASKS, parse_cell
 from engine.move import Move

@@ -16,7 +16,7 @@ from engine.geometry import parse_cell
 from engine.move import Move
 
 #: Room game 143 (`benchmarks/camera_games.py --room --first 143`, from its `--dump`): the
-#: position after J4I4, the actions after it, and the camera's readings to the end. G3's
+#: position after G4E2, the actions after it, and the camera's readings to the end. G3's
 #: white stack went onto H3 (F2 and H4 white too), D3's black one onto C3 (E3 black too),
 #: H2's white one onto I2 (H3 and I3 white too); nobody answered, the game went on to its end.
 LOG = Path(__file__).parent / "data" / "catchup" / "set_down_unanswered.jsonl"
@@ -91,3 +91,22 @@ def test_the_players_who_never_answered_three_such_moves_are_followed() -> None:
     game, then, events = room_log(LOG)
     out = replay_events(events, game=game)
     assert out.lines[game.ply:game.ply + len(then)] == then
+
+
+#: Simulated camera session 233 (`controller.sim.physical.generate(233, "camera")`): the
+#: position after I1H1, the actions after it, and the readings from 115 s to 128 s: A3's stack
+#: landed on A2 unseen (A2 then cut off and taken away), D4's on B4, seen set down under the
+#: hand. The prompt asking where A3's stack went began with D4 gone already.
+LANDED = Path(__file__).parent / "data" / "catchup" / "landing_not_answer.jsonl"
+
+
+def test_a_later_stack_set_down_on_a_prompted_cell_is_no_answer() -> None:
+    """The hand that set D4's stack on B4 was taken as the answer to A3's prompt (A2 or B4),
+    and A3B4 was committed: where another stack gone when the prompt began may land, a stack
+    set down under the hand says nothing, and the table asks on."""
+    game, then, events = room_log(LANDED)
+    out = replay_events(events, game=game)
+    done = out.lines[game.ply:]
+    assert done == then[:len(done)]
+    view = out.controller.view()
+    assert view.prompt == "choose-destination"
