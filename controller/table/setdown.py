@@ -55,6 +55,9 @@ class SetDowns:
         self._moved: list[list[float]] = [[] for _ in range(NUM_CELLS)]
         self._lefts: list[float] = []  # every leaving, in time order
         self._under = [-_INF] * NUM_CELLS  # when it last read '?'
+        #: per cell, when it began and ended to read '?' (under a hand): (time, under)
+        self._views: list[list[tuple[float, bool]]] = [[] for _ in range(NUM_CELLS)]
+        self._now = -_INF  # the latest reading's time
         self.seen = False  # whether any stack was ever seen moved (a camera that tells)
 
     def observe(self, new: int, board: str, t: float) -> None:
@@ -63,8 +66,12 @@ class SetDowns:
             if board[c] != "." and t - self._under[c] <= HAND + 1e-9:
                 self._moved[c].append(t)
                 self.seen = True
+        self._now = t
         for c, ch in enumerate(board):
             top = self._top[c]
+            views = self._views[c]
+            if (ch == "?") != (bool(views) and views[-1][1]):
+                views.append((t, ch == "?"))
             if ch == "?":
                 self._under[c] = t
             elif ch in "wbr":
@@ -103,6 +110,22 @@ class SetDowns:
             return True
         left = self._left[m.source][-1]
         until = min(next((t for t in self._lefts if t > left), _INF), left + LATE)
-        seen = [c for c in iter_cells(g.destinations(m.source))
+        targets = list(iter_cells(g.destinations(m.source)))
+        seen = [c for c in targets
                 if any(left - EARLY - 1e-9 <= t < until for t in self._moved[c])]
-        return len(seen) != 1 or seen[0] == m.target
+        if len(seen) != 1 or seen[0] == m.target:
+            return True
+        # the others must have come out from under the hand before the window closed: the
+        # camera judges a stack moved as the hand leaves it (room game 134: D4's stack onto
+        # F4, still under the hand as D2 beside it was seen moved; D4D2 was committed)
+        end = min(until, self._now)
+        return any(self._under_at(c, end) for c in targets if c != seen[0])
+
+    def _under_at(self, cell: int, t: float) -> bool:
+        """Whether ``cell`` read '?' at ``t`` (its last reading up to then)."""
+        state = False
+        for when, under in self._views[cell]:
+            if when > t + 1e-9:
+                break
+            state = under
+        return state

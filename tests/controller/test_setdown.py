@@ -60,7 +60,7 @@ def test_the_one_stack_seen_set_down_is_where_the_move_landed() -> None:
     assert _kept(_seen([J3], [J3], at=2.6)) == ["K3J3"]  # the hand left it a moment before K3
 
 
-@pytest.mark.parametrize("case", ["none", "two", "no hand", "late", "after the next"])
+@pytest.mark.parametrize("case", ["none", "two", "no hand", "late", "after the next", "covered"])
 def test_what_the_camera_cannot_tell_keeps_every_landing(case: str) -> None:
     if case == "none":
         seen = _seen([J3], [])
@@ -68,6 +68,10 @@ def test_what_the_camera_cannot_tell_keeps_every_landing(case: str) -> None:
         seen = _seen([J3, K4], [J3, K4])
     elif case == "no hand":  # seen moved with no hand over it: an arm's shade, the exposure
         seen = _seen([J3], [K4], hand_at=3.0 - HAND - 1.0)
+    elif case == "covered":  # K4 still under the hand: its stack not judged yet (room game 134)
+        seen = _seen([J3], [J3])
+        s = edit(board(Game.from_moves(PLACED), True), K3=".", K4="?")
+        seen.observe(0, s, 3.1)
     elif case == "late":  # a hand passing long after
         seen = _seen([J3], [J3], at=3.0 + LATE + 0.5)
     else:  # seen moved after the next stack left: that move's
