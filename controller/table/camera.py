@@ -181,7 +181,8 @@ class CameraEvidence:
         (:func:`shows_alone`), and the cells whose growth would tell (:func:`told_by_growth`)."""
         self.alone = shows_alone(game, d.source, choice, diff, board, d.options)
         self._landings = 0
-        for c in iter_cells(game.occupied & ~(1 << (d.source if d.source is not None else 0))):
+        source = 0 if d.source is None else 1 << d.source
+        for c in iter_cells(game.occupied & ~source):
             h = len(game.stack(c))
             if board is not None and board[c] == ".":  # (either side's, surrounded or not)
                 self._landings |= sum(1 << ray[h - 1] for ray in RAYS[c] if len(ray) >= h)

@@ -6,12 +6,12 @@ without answering the prompt, the later actions often cannot tell where it went 
 games 143, 148, 159: three such moves in a row, the game over, every landing still open). But
 the camera saw the stack set down: a stack that receives another lands a few millimetres off
 where it stood, and the touch cue (vision.cues.touch) marks it as the hand leaves (one it
-marks with no hand over it a moment before counts for nothing). So when a
-move's source was seen to leave, and of the stacks it may have landed on showing its colour,
-exactly one was seen moved from just before that until the next stack was seen to leave (a
-few seconds at most), the
-explanations where it landed elsewhere are dropped (:meth:`SetDowns.keep`). Seen moved at
-two or at none says nothing (a touch missed, a neighbour shaken, a knock).
+marks with no hand over it a moment before counts for nothing). So when a move's source was
+seen to leave and, of the stacks it may have landed on, exactly one was seen moved from just
+before that until the next stack was seen to leave (a few seconds at most), once the others
+were out from under the hand, the explanations where it landed elsewhere are dropped
+(:meth:`SetDowns.keep`). Seen moved at two or at none says nothing (a touch missed, a
+neighbour shaken, a knock).
 """
 
 from __future__ import annotations
