@@ -29,7 +29,7 @@ from controller.table.debounce import Debouncer
 from controller.table.decision import Decision, taken_back, touches
 from controller.table.growth import shows_alone, told_by_growth
 from controller.table.landing import Touches
-from controller.table.setdown import SetDowns
+from controller.table.setdown import HAND, SetDowns
 from controller.table.turns import TURN, out_of_turn
 from engine.game import Game
 from engine.geometry import NEIGHBOUR_MASKS, NUM_CELLS, RAYS, iter_cells, spread
@@ -112,6 +112,7 @@ class CameraEvidence:
         #: The prompted cells a camera seen grown would tell the landing by (:meth:`prompted`).
         self.told = 0
         self._landings = 0  # where stacks gone when the prompt began may land
+        self._source: int | None = None  # the prompted move's source
         self.answer = 0  # where a hand said the action not committed yet landed
         self._grown, self._grown_at = 0, _INF  # the cell the camera says grown, and since
         #: per cell, since when it reads other than empty ('?' too) without a break; for a
@@ -180,7 +181,7 @@ class CameraEvidence:
         """A prompt ``choice`` (re)opened by ``d``: whether the board shows its move alone
         (:func:`shows_alone`), and the cells whose growth would tell (:func:`told_by_growth`)."""
         self.alone = shows_alone(game, d.source, choice, diff, board, d.options)
-        self._landings = 0
+        self._landings, self._source = 0, d.source
         source = 0 if d.source is None else 1 << d.source
         for c in iter_cells(game.occupied & ~source):
             h = len(game.stack(c))
@@ -265,6 +266,13 @@ class CameraEvidence:
                 landed &= self._neared
                 if landed and any(b == "." and a not in ".?"
                                   for a, b in zip(self._asked, board, strict=True)):
+                    landed = 0
+            if landed and self._source is not None:
+                # (and only while no other blinking cell has been unreadable since the hand
+                # came to lift the source: the touch cue cannot see that stack set down; room
+                # game 134: the hand lifting D4 shook D2, and F4, where it landed, read '?')
+                since = min(self.set_downs.left(self._source), self._asked_at) - HAND
+                if any(dark[c] >= since for c in iter_cells(watch & ~landed & hidden)):
                     landed = 0
             if self.alone and landed and not landed & (landed - 1) and not (
                     self._fresh & ~watch & ~sum(1 << c for c, ch in enumerate(board)

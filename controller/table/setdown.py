@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from controller.table.catchup import Hypothesis
 from engine.game import Game
-from engine.geometry import NUM_CELLS, iter_cells
+from engine.geometry import NEIGHBOUR_MASKS, NUM_CELLS, iter_cells
 from engine.move import Move
 
 #: Seconds before its source was seen empty from which a landing seen moved counts: the hand
@@ -53,7 +53,7 @@ class SetDowns:
         self._top: list[tuple[float, float] | None] = [None] * NUM_CELLS
         self._left: list[list[float]] = [[] for _ in range(NUM_CELLS)]
         self._moved: list[list[float]] = [[] for _ in range(NUM_CELLS)]
-        self._lefts: list[float] = []  # every leaving, in time order
+        self._lefts: list[tuple[float, int]] = []  # every leaving and its cell, in time order
         self._under = [-_INF] * NUM_CELLS  # when it last read '?'
         #: per cell, when it began and ended to read '?' (under a hand): (time, under)
         self._views: list[list[tuple[float, bool]]] = [[] for _ in range(NUM_CELLS)]
@@ -79,8 +79,12 @@ class SetDowns:
             elif ch == ".":
                 if top is not None and top[1] - top[0] >= STOOD - 1e-9:
                     self._left[c].append(t)
-                    self._lefts.append(t)
+                    self._lefts.append((t, c))
                 self._top[c] = None
+
+    def left(self, cell: int) -> float:
+        """When ``cell``'s stack was last seen to leave (minus infinity: never)."""
+        return self._left[cell][-1] if self._left[cell] else -_INF
 
     def keep(self, game: Game, hypotheses: list[Hypothesis]) -> list[Hypothesis]:
         """The explanations (played from ``game``) none of whose moves the set-downs seen
@@ -109,10 +113,20 @@ class SetDowns:
         if not self._left[m.source]:
             return True
         left = self._left[m.source][-1]
-        until = min(next((t for t in self._lefts if t > left), _INF), left + LATE)
+        after, lifted = next(((t, c) for t, c in self._lefts if t > left), (_INF, -1))
+        until = min(after, left + LATE)
         targets = list(iter_cells(g.destinations(m.source)))
-        seen = [c for c in targets
-                if any(left - EARLY - 1e-9 <= t < until for t in self._moved[c])]
+
+        # (or, read '?' until then, as the next stack left away from it: a landing read at
+        # last as another hand lifts elsewhere; room game 134: F4, '?' from D4's landing
+        # until J5 left, seen moved then, and D2, shaken, was taken; not one shaken as the
+        # hand lifts: room game 135, F3 beside G3 and F4 read before)
+        def counts(c: int, t: float) -> bool:
+            return left - EARLY - 1e-9 <= t < until or (
+                after == until and abs(t - until) < 1e-9 and self._under_at(c, t - 1e-6)
+                and c != lifted and not (NEIGHBOUR_MASKS[lifted] >> c) & 1)
+
+        seen = [c for c in targets if any(counts(c, t) for t in self._moved[c])]
         if len(seen) != 1 or seen[0] == m.target:
             return True
         # the others must have come out from under the hand before the window closed: the

@@ -114,3 +114,23 @@ def test_a_later_stack_set_down_on_a_prompted_cell_is_no_answer() -> None:
     assert done == then[:len(done)]
     view = out.controller.view()
     assert view.prompt == "choose-destination"
+
+
+#: Room game 134 (`benchmarks/camera_games.py --room --first 134 --games 1`): the position
+#: after E3G3, the actions after it, and the readings from 112.3 s to 135 s. The hand that
+#: lifted D4's stack passed over D2 and shook it (seen moved a moment later); the stack landed
+#: on F4, which read '?' (the lamp's glare, a colour between) until the next player lifted J5.
+SHAKEN = Path(__file__).parent / "data" / "catchup" / "shaken_not_landing.jsonl"
+
+
+def test_a_stack_shaken_while_the_landing_is_unreadable_is_no_landing() -> None:
+    """D4D2 was committed twice over: by the prompt's answer (D2 the one blinking stack seen
+    moved) and by the set-downs (F4 read at last in the reading where J5 left). Neither may
+    tell while F4, where it may have landed, cannot be read: the table asks on."""
+    game, then, events = room_log(SHAKEN)
+    out = replay_events(events, game=game)
+    done = out.lines[game.ply:]
+    assert done == then[:len(done)]
+    view = out.controller.view()
+    assert view.prompt == "choose-destination"
+
