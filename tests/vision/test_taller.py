@@ -9,10 +9,12 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from test_lifted_base import GREEN_LAMINATE
 
 from engine.geometry import parse_cell
+from vision.cues.taller import MIXED, read_taller
 from vision.reader import BoardReader
 from vision.synthetic.materials import Material
 from vision.synthetic.render import Scene, render
@@ -63,3 +65,44 @@ def test_a_taller_destination_whose_glossy_top_clips_in_part_reads_its_top(frame
     assert reading.snapshot[j3] == "w", reading.reasons[j3]
     assert all(g == w for g, w in zip(reading.snapshot, truth.expected, strict=True)
                if w != "*"), reading.snapshot
+
+
+#: Room game 132's table: dark felt under a 5,000 K lamp, as dark as a black top.
+DARK_FELT = Scene(
+    stacks=[""] * 49, size=(960, 720), focal_per_width=1.1023329201340764,
+    tilt_deg=26.081441521056984, azimuth_deg=137.65376314978965, yaw_deg=120.9671742948085,
+    fill=0.88368128424349, board_style="slate",
+    cast=(0.9069838731899093, 0.9488434560049313, 1.0), exposure=0.8506398526957863,
+    gradient=(0.28210616095854174, -0.12549187319602498), vignette=0.2466992955066393,
+    glare=[(671.5739749388531, 485.8322094831822, 14.644844057693648, 299.47783437452074)],
+    blur=1.1704853852323485, noise=1.619989359634395, jpeg_quality=83, seed=1053766339,
+    material=Material(kind="felt", albedo=(49, 49, 49), grain=0.28167451551729167,
+                      prints="lattice", ink=(231, 233, 250), table=(60, 164, 161),
+                      table_grain=0.21383130907321235, card=(232, 236, 237),
+                      quiet=1.2550156565240718, seed=734576208),
+    pieces={"w": (179, 204, 219), "b": (29, 34, 35), "r": (43, 44, 195)},
+    gloss=0.4980189353156015, side_shade=0.6502528973478923,
+    cast_shadow=(-0.2533208965463196, 0.541514924354159, 0.4284062148752291),
+    jitter=1.8909177277840252, distortion=-0.10798328215647565, lamp_k=4987.967835380252,
+    led_holes=True)
+VACATED = json.loads((Path(__file__).parent / "data" / "taller-vacated.json").read_text())
+
+
+@pytest.mark.parametrize("frame", [1, 2, 3, 4])
+def test_a_vacated_cell_on_a_board_of_a_pieces_colour_is_no_taller_stack(frame: int) -> None:
+    # C2's stack gone (onto C3), its height still 1: read "mixed colours", C2 sampled three
+    # pieces up showed the felt beyond it, as dark as a black top, and read 'b' (the stack
+    # still there); the cue may say only what the board cannot look like
+    c2 = parse_cell("C2")
+    assert VACATED["heights"][c2] == 1 and VACATED["stacks"][c2] == ""
+    reader = BoardReader()
+    reader.read(render(DARK_FELT)[0], [0] * 49)
+    image, _ = render(replace(DARK_FELT, stacks=VACATED["stacks"], seed=DARK_FELT.seed + frame))
+    reading = reader.read(image, VACATED["heights"])
+    labels = reading.snapshot[:c2] + "?" + reading.snapshot[c2 + 1:]
+    reasons = list(reading.reasons)
+    reasons[c2] = MIXED
+    out, _, why = read_taller(lambda h: reader.sample(image, reading.pose, h)[0], reader.model,
+                              VACATED["heights"], labels, [0.5] * 49, reasons,
+                              np.zeros(49, bool))
+    assert out[c2] == "?", why[c2]

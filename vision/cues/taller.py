@@ -26,6 +26,11 @@ MIXED = "mixed colours"
 MAX_EXTRA = 4
 #: The share of a top that may clip where its disc edge is strong (a glossy top's highlight).
 SHEEN = 0.35
+#: A colour the board itself fits this closely (squared standard scores, as ``piece_dists``)
+#: is not read higher up: a vacated cell sampled there shows the board beyond it (room game
+#: 132: dark felt, 0.1 from black, read as a black top three or four pieces up at C2 and I3,
+#: stacks the controller had not yet seen go; grey felt under white tops: 2.6).
+BOARD_LIKE = 1.0
 
 
 class PieceModel(Protocol):
@@ -62,6 +67,7 @@ def read_taller(sample: Callable[[Sequence[int]], CellSamples], model: PieceMode
         d = piece_dists(m.piece, model.means, model.stds)
         gate(d, m.piece)
         rim = np.full(NUM_CELLS, np.inf) if s.rim is None else s.rim
+        board_like = piece_dists(board.feats[None, :], model.means, model.stds)[0] <= BOARD_LIKE
         for c in list(pending):
             order = np.argsort(d[c])
             best, second = float(d[c, order[0]]), float(d[c, order[1]])
@@ -71,7 +77,7 @@ def read_taller(sample: Callable[[Sequence[int]], CellSamples], model: PieceMode
             # top: inside a disc edge half as strong again (room game 135: J3, two white
             # pieces up on a black one, 0.11-0.21 clipped under a 3,300 K lamp)
             sheen = m.saturated[c] <= SHEEN and rim[c] >= 3.0 * bar
-            if (m.hidden[c] <= 0.0 and m.spread[c] <= th.flat
+            if (m.hidden[c] <= 0.0 and m.spread[c] <= th.flat and not board_like[order[0]]
                     and (m.saturated[c] < 0.05 or sheen)
                     and best <= 0.25 * th.unknown and second - best >= 2.0 * th.margin
                     and rim[c] >= 2.0 * bar):
