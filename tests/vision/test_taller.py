@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -22,15 +23,20 @@ from vision.synthetic.render import Scene, render
 CASE = json.loads((Path(__file__).parent / "data" / "taller-destination.json").read_text())
 
 
+def _read(scene: Scene, case: dict[str, Any], frame: int) -> tuple[BoardReader, Any, Any, Any]:
+    """A reader that saw ``scene``'s board empty, the frame of ``case``'s stacks it read with
+    ``case``'s heights, the reading and the truth."""
+    reader = BoardReader()
+    reader.read(render(scene)[0], [0] * 49)
+    image, truth = render(replace(scene, stacks=case["stacks"], seed=scene.seed + frame))
+    return reader, image, reader.read(image, case["heights"]), truth
+
+
 @pytest.mark.parametrize("frame", [1, 2])
 def test_a_destination_taller_than_the_heights_reads_its_top(frame: int) -> None:
     j4 = parse_cell("J4")
     assert CASE["heights"][j4] == 1 and CASE["stacks"][j4] == "bbw"
-    reader = BoardReader()
-    reader.read(render(GREEN_LAMINATE)[0], [0] * 49)
-    image, truth = render(replace(GREEN_LAMINATE, stacks=CASE["stacks"],
-                                  seed=GREEN_LAMINATE.seed + frame))
-    reading = reader.read(image, CASE["heights"])
+    _, _, reading, truth = _read(GREEN_LAMINATE, CASE, frame)
     assert reading.snapshot[j4] == "w", reading.reasons[j4]
     assert all(g == w for g, w in zip(reading.snapshot, truth.expected, strict=True)
                if w != "*"), reading.snapshot
@@ -58,10 +64,7 @@ def test_a_taller_destination_whose_glossy_top_clips_in_part_reads_its_top(frame
     # 0.1-0.2 of its face under the lamp and read "mixed colours" in one frame in three
     j3 = parse_cell("J3")
     assert SHEEN_CASE["heights"][j3] == 1 and SHEEN_CASE["stacks"][j3] == "bbw"
-    reader = BoardReader()
-    reader.read(render(FELT)[0], [0] * 49)
-    image, truth = render(replace(FELT, stacks=SHEEN_CASE["stacks"], seed=FELT.seed + frame))
-    reading = reader.read(image, SHEEN_CASE["heights"])
+    _, _, reading, truth = _read(FELT, SHEEN_CASE, frame)
     assert reading.snapshot[j3] == "w", reading.reasons[j3]
     assert all(g == w for g, w in zip(reading.snapshot, truth.expected, strict=True)
                if w != "*"), reading.snapshot
@@ -95,10 +98,7 @@ def test_a_vacated_cell_on_a_board_of_a_pieces_colour_is_no_taller_stack(frame: 
     # still there); the cue may say only what the board cannot look like
     c2 = parse_cell("C2")
     assert VACATED["heights"][c2] == 1 and VACATED["stacks"][c2] == ""
-    reader = BoardReader()
-    reader.read(render(DARK_FELT)[0], [0] * 49)
-    image, _ = render(replace(DARK_FELT, stacks=VACATED["stacks"], seed=DARK_FELT.seed + frame))
-    reading = reader.read(image, VACATED["heights"])
+    reader, image, reading, _ = _read(DARK_FELT, VACATED, frame)
     labels = reading.snapshot[:c2] + "?" + reading.snapshot[c2 + 1:]
     reasons = list(reading.reasons)
     reasons[c2] = MIXED
