@@ -354,7 +354,11 @@ class _Players(TimedAnswers):
                     if t.ctl.suggested == target:
                         break
                     t.press("next")
-                t.press("confirm")
+                # (only with its choice lit: the table may have had the move meanwhile and
+                # asked the next prompt, room game 153: eleven presses meant for G2's landing
+                # cycled H3's candidates, and the confirm took H4 for G3)
+                if t.ctl.suggested == target:
+                    t.press("confirm")
                 self.pause(0.3, 0.6)
             elif t.kind == "camera" and t.touches.random() < self.mean.hidden_gesture:
                 # lifted and held over the cell, the hand over it: the camera sees a hand,
