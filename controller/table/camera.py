@@ -27,6 +27,7 @@ from dataclasses import replace
 from controller.table.catchup import Hypothesis, cells_of
 from controller.table.debounce import Debouncer
 from controller.table.decision import Decision, taken_back, touches
+from controller.table.expected import empty_mask
 from controller.table.growth import shows_alone, told_by_growth
 from controller.table.landing import Touches
 from controller.table.setdown import HAND, SetDowns
@@ -46,6 +47,10 @@ HOLD = 0.4
 #: 20: G2 for 0.4 s became a placement), the first black piece of outside game 8 read '?'
 #: for 3.4 s.
 LONE = 2.0
+#: ... and where the board shows the next piece already placed, of the other colour (the
+#: piece to place is down somewhere unseen: room game 158, C1 under a lamp's spot read '?'
+#: one reading in two, and A3's white piece followed).
+PROVEN = 0.5
 #: Seconds a cell may read '?' and still be a hand over it (longer: a cell misread).
 HAND_SPELL = 3.0
 #: Seconds since a hand was last over the board during which a stack the camera did not see
@@ -83,7 +88,7 @@ class CameraEvidence:
         self.noise = noise  # a cell read empty for less between two other readings: not emptied
         self._lone: dict[int, float] = {}  # cell -> since when it reads '?' on its own
         self._held: dict[int, float] = {}  # prompted cell -> since when under the hand
-        self._named = 0  # pieces named so far that still read '?'
+        self._named = 0  # pieces named so far (:meth:`placement`)
         self._before = ""  # the board as read when the hand came over a prompted cell
         self._asked = ""  # the board as read when the prompt about this action began
         self._asked_at = self._came = 0.0  # when it began; when the hand came
@@ -136,16 +141,25 @@ class CameraEvidence:
     def placement(self, game: Game, snap: str, hidden: int, t: float
                   ) -> tuple[str, int, bool]:
         """``snap`` and ``hidden`` with the unnamed new piece named: the lone unreadable cell
-        (empty before, no unreadable neighbour) held longest, if held ``lone`` seconds, reads
-        as the piece the side to act places (and a piece named so, while it still reads '?',
-        as committed; a lone unreadable cell that last read a piece, as that piece). The
+        (empty before, no unreadable neighbour) held longest, if held ``lone`` seconds (or
+        ``PROVEN``, the next piece shown), reads as the piece the side to act places (and a
+        piece named so, while it reads '?' or empty, as committed; a lone unreadable cell
+        that last read a piece, as that piece). The
         third value is True while a lone cell is still being timed (the caller looks again
         at the next reading)."""
-        self._named &= hidden & game.occupied
-        for c in iter_cells(self._named):  # still unnamed by the reader: as committed
-            snap = snap[:c] + game.stack(c)[-1] + snap[c + 1:]
-        hidden &= ~self._named
         piece = game.piece_to_place()
+        # a piece named so reads as committed while the pieces are placed (they do not move;
+        # a lamp's spot washes it out: room game 158, C1's black piece read '.' one reading
+        # in two, 'w' under a sleeve); once they move, an empty reading there (its stack
+        # gone, or not) is as unreadable as '?', until a move from or onto it is committed
+        # or it reads its top (a piece named before its colour was learned: room game 105's
+        # I3, read 'w' for a minute, then its stack moved and every later move waited)
+        self._named = sum(1 << c for c in iter_cells(self._named) if len(game.stack(c)) == 1
+                          and (piece is not None or snap[c] != game.stack(c)))
+        shown = self._named if piece is not None else self._named & empty_mask(snap)
+        for c in iter_cells(shown):
+            snap = snap[:c] + game.stack(c)[-1] + snap[c + 1:]
+        hidden = hidden & ~shown if piece is not None else hidden | shown
         if piece is not None:
             # a lone unreadable cell that last read a piece: that piece, under glare (room
             # game 103: C5's new white piece read '?' one frame in two, and every commit
@@ -167,7 +181,12 @@ class CameraEvidence:
                 if snap[c] == "." and not (occupied >> c) & 1
                 and not hidden & NEIGHBOUR_MASKS[c] and not self._dark[c] < began}
         self._lone = {c: self._lone.get(c, t) for c in lone}
-        ready = [c for c, since in self._lone.items() if t - since >= self.lone - 1e-9]
+        wait = self.lone
+        other = {"w": "b", "b": "w"}.get(piece)
+        if len(self._lone) == 1 and any(ch == other and not (occupied >> c) & 1
+                                        for c, ch in enumerate(snap)):
+            wait = min(wait, PROVEN)
+        ready = [c for c, since in self._lone.items() if t - since >= wait - 1e-9]
         if not ready:
             return snap, hidden, bool(self._lone)
         cell = min(ready, key=lambda c: (self._lone[c], c))

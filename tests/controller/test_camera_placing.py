@@ -8,11 +8,12 @@ from table_helpers import board
 from test_camera_evidence import Camera, hide
 from test_catchup import at
 
+from controller.table.camera import CameraEvidence
 from controller.table.decision import Decision
 from controller.table.session import TableController
 from controller.table.turns import in_order
 from engine.game import Game
-from engine.geometry import NEIGHBOUR_MASKS, parse_cell
+from engine.geometry import CELL_NAMES, NEIGHBOUR_MASKS, parse_cell
 from engine.move import Move
 
 
@@ -233,3 +234,75 @@ def test_a_moment_of_empty_does_not_end_an_unnamed_pieces_spell() -> None:
         cam.frames(s, 0.1)
     cam.frames(hide(s, 1 << c1), 3.0)
     assert cam.ctl.actions[3:] == ["C1", "A3", "D5"]
+
+
+def test_a_piece_under_a_lamps_spot_is_named_once_the_next_colour_shows() -> None:
+    """Room game 158, live: Black's C1 under a lamp's spot read '?' and '.' by turns, in
+    spells too short for a lone cell (2 s), and White's A3 came. A piece of the next colour
+    down says Black's is somewhere: the lone unreadable cell held half a second is it. Named
+    so, C1 keeps its piece while it reads '.' (washed out), and the placements go on."""
+    g = Game.from_moves(["F3", "D3", "E3"])  # Black next
+    cam = Camera(TableController(game=g, colours=True), step=0.1)
+    c1, a3, d5 = parse_cell("C1"), parse_cell("A3"), parse_cell("D5")
+    s = board(g, True)
+    cam.frames(s, 1.0)
+    cam.frames(hide(s, NEIGHBOUR_MASKS[c1] | 1 << c1), 0.4)  # Black's hand on C1
+    for _ in range(3):
+        cam.frames(hide(s, 1 << c1), 1.2)
+        cam.frames(s, 0.4)
+    assert cam.ctl.actions[3:] == []  # no spell of 2 s: not named
+    cam.frames(hide(s, NEIGHBOUR_MASKS[a3] | 1 << a3), 0.4)  # White's hand on A3
+    s = at(s, a3, "w")
+    cam.frames(s, 0.4)
+    assert cam.ctl.actions[3:] == []  # C1 reads '.': nothing to name
+    cam.frames(hide(s, 1 << c1), 0.8)
+    assert cam.ctl.actions[3:] == ["C1", "A3"]
+    cam.frames(s, 0.6)  # C1 washed out
+    cam.frames(hide(s, NEIGHBOUR_MASKS[d5] | 1 << d5), 0.4)  # Black's hand on D5
+    cam.frames(at(s, d5, "b"), 2.0)
+    assert cam.ctl.actions[3:] == ["C1", "A3", "D5"]
+    assert cam.ctl.game.stack(c1) == "b"
+
+
+def test_two_lone_unreadable_cells_are_not_named_by_the_next_colour() -> None:
+    """The same with two cells under the lamp's spot, both read '?' since the hand: which
+    one holds Black's piece is not told; the table waits (2 s alone names neither: the
+    other one is unreadable too)."""
+    g = Game.from_moves(["F3", "D3", "E3"])  # Black next
+    cam = Camera(TableController(game=g, colours=True), step=0.1)
+    c1, h3, a3 = parse_cell("C1"), parse_cell("H3"), parse_cell("A3")
+    s = board(g, True)
+    cam.frames(s, 1.0)
+    cam.frames(hide(s, NEIGHBOUR_MASKS[c1] | 1 << c1), 0.4)  # Black's hand on C1
+    cam.frames(hide(s, 1 << c1 | 1 << h3), 0.6)
+    s = at(s, a3, "w")
+    cam.frames(hide(s, 1 << c1 | 1 << h3), 1.0)
+    assert cam.ctl.actions[3:] == []
+
+
+def test_a_piece_named_under_a_lamps_spot_reads_unreadable_once_the_stacks_move() -> None:
+    """Once the pieces move, a named piece read '.' may be its stack gone, or the spot
+    again: neither as committed (its move unseen) nor as gone (a move no hand made), but
+    unreadable, like '?'; a move onto it ends the naming, and so does its top read (room
+    game 105: I3's piece, named before white was learned, read 'w' for a minute; its stack
+    moved, and its empty cell read as unreadable held every later move)."""
+    first = ["F3", "D3", "E3", "C1"]  # Black's C1 fourth
+    g = Game.from_moves(first + [n for n in CELL_NAMES if n not in first])
+    c1 = parse_cell("C1")
+    assert g.piece_to_place() is None and g.stack(c1) == "b"
+    sight = CameraEvidence()
+    sight._named = 1 << c1
+    s = board(g, True)
+    snap, hidden, _ = sight.placement(g, at(s, c1, "."), 0, 1.0)
+    assert snap[c1] == "b" and hidden == 1 << c1
+    snap, hidden, _ = sight.placement(g, s, 1 << c1, 1.1)  # '?' (its last reading kept)
+    assert snap[c1] == "b" and hidden == 1 << c1
+    move = next(m for m in g.legal_moves() if m.target == c1)
+    g.push(move)
+    snap, hidden, _ = sight.placement(g, at(board(g, True), c1, "."), 0, 1.2)
+    assert snap[c1] == "." and hidden == 0
+    g.pop()
+    sight._named = 1 << c1  # read its top: the camera sees it, named no more
+    sight.placement(g, s, 0, 1.3)
+    snap, hidden, _ = sight.placement(g, at(s, c1, "."), 0, 1.4)
+    assert snap[c1] == "." and hidden == 0
