@@ -209,20 +209,28 @@ def test_a_piece_named_late_counts_from_the_first_hand_over_its_cell() -> None:
     assert cam.ctl.actions[4:] == ["I1", "F4", "C4"]
 
 
+def _black_on_c1(spell: float, gap: float, times: int) -> tuple[Camera, str]:
+    """Black's hand puts a piece on C1 (after the red ones), which then reads '?' for
+    ``spell`` s and '.' for ``gap`` s by turns, ``times`` times; the camera and the board."""
+    g = Game.from_moves(["F3", "D3", "E3"])  # Black next
+    cam = Camera(TableController(game=g, colours=True), step=0.1)
+    c1 = parse_cell("C1")
+    s = board(g, True)
+    cam.frames(s, 1.0)
+    cam.frames(hide(s, NEIGHBOUR_MASKS[c1] | 1 << c1), 0.4)  # Black's hand on C1
+    for _ in range(times):
+        cam.frames(hide(s, 1 << c1), spell)
+        cam.frames(s, gap)
+    return cam, s
+
+
 def test_a_moment_of_empty_does_not_end_an_unnamed_pieces_spell() -> None:
     """Room game 158: Black's C1, a piece the camera could not read, read '?' with a
     one-frame '.' now and then; White's A3 and Black's D5 came and read at once. A '.' shorter
     than the debounce noise does not end C1's spell: the placements wait for it and keep the
     turns (before, its spell began again at each '.', and D5 A3 were committed before C1)."""
-    g = Game.from_moves(["F3", "D3", "E3"])  # Black next
-    cam = Camera(TableController(game=g, colours=True), step=0.1)
+    cam, s = _black_on_c1(0.6, 0.1, 2)
     c1, a3, d5 = parse_cell("C1"), parse_cell("A3"), parse_cell("D5")
-    s = board(g, True)
-    cam.frames(s, 1.0)
-    cam.frames(hide(s, NEIGHBOUR_MASKS[c1] | 1 << c1), 0.4)  # Black's hand on C1
-    for _ in range(2):
-        cam.frames(hide(s, 1 << c1), 0.6)
-        cam.frames(s, 0.1)
     cam.frames(hide(s, 1 << c1 | NEIGHBOUR_MASKS[a3] | 1 << a3), 0.4)  # White's hand on A3
     s = at(s, a3, "w")
     cam.frames(hide(s, 1 << c1), 0.4)
@@ -241,15 +249,8 @@ def test_a_piece_under_a_lamps_spot_is_named_once_the_next_colour_shows() -> Non
     spells too short for a lone cell (2 s), and White's A3 came. A piece of the next colour
     down says Black's is somewhere: the lone unreadable cell held half a second is it. Named
     so, C1 keeps its piece while it reads '.' (washed out), and the placements go on."""
-    g = Game.from_moves(["F3", "D3", "E3"])  # Black next
-    cam = Camera(TableController(game=g, colours=True), step=0.1)
+    cam, s = _black_on_c1(1.2, 0.4, 3)
     c1, a3, d5 = parse_cell("C1"), parse_cell("A3"), parse_cell("D5")
-    s = board(g, True)
-    cam.frames(s, 1.0)
-    cam.frames(hide(s, NEIGHBOUR_MASKS[c1] | 1 << c1), 0.4)  # Black's hand on C1
-    for _ in range(3):
-        cam.frames(hide(s, 1 << c1), 1.2)
-        cam.frames(s, 0.4)
     assert cam.ctl.actions[3:] == []  # no spell of 2 s: not named
     cam.frames(hide(s, NEIGHBOUR_MASKS[a3] | 1 << a3), 0.4)  # White's hand on A3
     s = at(s, a3, "w")
@@ -268,12 +269,8 @@ def test_two_lone_unreadable_cells_are_not_named_by_the_next_colour() -> None:
     """The same with two cells under the lamp's spot, both read '?' since the hand: which
     one holds Black's piece is not told; the table waits (2 s alone names neither: the
     other one is unreadable too)."""
-    g = Game.from_moves(["F3", "D3", "E3"])  # Black next
-    cam = Camera(TableController(game=g, colours=True), step=0.1)
+    cam, s = _black_on_c1(0.0, 0.0, 0)
     c1, h3, a3 = parse_cell("C1"), parse_cell("H3"), parse_cell("A3")
-    s = board(g, True)
-    cam.frames(s, 1.0)
-    cam.frames(hide(s, NEIGHBOUR_MASKS[c1] | 1 << c1), 0.4)  # Black's hand on C1
     cam.frames(hide(s, 1 << c1 | 1 << h3), 0.6)
     s = at(s, a3, "w")
     cam.frames(hide(s, 1 << c1 | 1 << h3), 1.0)
