@@ -142,11 +142,11 @@ class CameraEvidence:
                   ) -> tuple[str, int, bool]:
         """``snap`` and ``hidden`` with the unnamed new piece named: the lone unreadable cell
         (empty before, no unreadable neighbour) held longest, if held ``lone`` seconds (or
-        ``PROVEN``, the next piece shown), reads as the piece the side to act places (and a
-        piece named so, while it reads '?' or empty, as committed; a lone unreadable cell
-        that last read a piece, as that piece). The
-        third value is True while a lone cell is still being timed (the caller looks again
-        at the next reading)."""
+        ``PROVEN``, the next piece shown), reads as the piece the side to act places (a piece
+        named so, as committed while the pieces are placed, and once they move, read empty, as
+        unreadable; a lone unreadable cell that last read a piece, as that piece). The third
+        value is True while a lone cell is still being timed (the caller looks again at the
+        next reading)."""
         piece = game.piece_to_place()
         # a piece named so reads as committed while the pieces are placed (they do not move;
         # a lamp's spot washes it out: room game 158, C1's black piece read '.' one reading
@@ -155,7 +155,7 @@ class CameraEvidence:
         # or it reads its top (a piece named before its colour was learned: room game 105's
         # I3, read 'w' for a minute, then its stack moved and every later move waited)
         self._named = sum(1 << c for c in iter_cells(self._named) if len(game.stack(c)) == 1
-                          and (piece is not None or snap[c] != game.stack(c)))
+                          and (piece is not None or snap[c] != game.stack(c)[-1]))
         shown = self._named if piece is not None else self._named & empty_mask(snap)
         for c in iter_cells(shown):
             snap = snap[:c] + game.stack(c)[-1] + snap[c + 1:]
