@@ -21,12 +21,13 @@ then keeps the placements in the order the camera saw them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from controller.table.catchup import Hypothesis, cells_of
 from controller.table.debounce import Debouncer
 from controller.table.decision import Decision, taken_back, touches
+from controller.table.doubts import unsettled
 from controller.table.expected import empty_mask
 from controller.table.growth import shows_alone, told_by_growth
 from controller.table.landing import Touches
@@ -109,6 +110,10 @@ class CameraEvidence:
         #: the cells read '?' for a lamp's glare alone, with no other '?' beside them: no hand
         self.glare = 0
         self._dark = [_INF] * NUM_CELLS  # per cell, since when it reads '?' without a break
+        self._unlit = [_INF] * NUM_CELLS  # ... for a reason other than a lamp's glare
+        self._spot = 0  # the cells read '?' for a lamp's glare at the last reading
+        self._glared = [_INF] * NUM_CELLS  # per cell, when it first read '?' for glare
+        self._static = 0  # cells read '?' for glare since before the last piece placed
         self._gap = [_INF] * NUM_CELLS  # per cell, since when it reads empty, and what it
         self._kept = [(_INF, _INF)] * NUM_CELLS  # ... read ``filled`` and ``_dark`` before
         #: Whether the board differs from the committed game by the prompted move's source
@@ -168,6 +173,7 @@ class CameraEvidence:
                            if snap[c] in "wbr" and not hidden & NEIGHBOUR_MASKS[c])
         if piece is None or not hidden:
             self._lone.clear()
+            self._static = 0
             return snap, hidden, False
         occupied = game.occupied
         # unreadable since before the last piece placed was first seen (by more than a
@@ -177,9 +183,15 @@ class CameraEvidence:
         last = game.move_stack[-1].target if game.move_stack else None
         began = -_INF if last is None else (
             self._piece[last] if self._piece[last] < _INF else self.filled[last]) - TURN
+        # (nor one read '?' for glare now that did so then), unless it read '?' for the
+        # lamp's glare then, and for another reason since (room game 149: B4 and A3 under a
+        # spot from the first frame; Black's piece on B4 read '?' as neither empty nor a
+        # piece, no longer glare); a neighbour read '?' for glare alone is no hand beside it
+        self._static = sum(1 << c for c in iter_cells(self._spot) if self._glared[c] < began)
         lone = {c for c in iter_cells(hidden)
-                if snap[c] == "." and not (occupied >> c) & 1
-                and not hidden & NEIGHBOUR_MASKS[c] and not self._dark[c] < began}
+                if not (occupied >> c) & 1 and not hidden & ~self._spot & NEIGHBOUR_MASKS[c]
+                and (snap[c] == "." and self._dark[c] >= began and not self._static >> c & 1
+                     or began <= self._unlit[c] < _INF)}
         self._lone = {c: self._lone.get(c, t) for c in lone}
         wait = self.lone
         other = {"w": "b", "b": "w"}.get(piece)
@@ -222,9 +234,12 @@ class CameraEvidence:
         (:meth:`keep`). True when the stacks' heights answered it just now (the board may
         not change again: look again)."""
         by_height = False
-        filled, hand, dark = self.filled, self._hand, self._dark
+        filled, hand, dark, unlit = self.filled, self._hand, self._dark, self._unlit
         a_hand = 0  # cells under a hand (one unreadable for seconds is misread)
-        self.glare = glare & hidden & ~_near(hidden & ~glare)
+        # (one such cell alone is no hand: room game 149's B4, a piece under the spot)
+        odd = hidden & ~glare
+        self.glare = glare & hidden & ~_near(odd & spread(odd))
+        self._spot = glare & hidden
         for c, ch in enumerate(board):
             if ch == "." and self._gap[c] == _INF:
                 self._gap[c], self._kept[c] = t, (filled[c], dark[c])
@@ -236,6 +251,9 @@ class CameraEvidence:
                     filled[c], dark[c] = self._kept[c]
                 self._gap[c] = _INF
             dark[c] = min(dark[c], t) if ch == "?" else _INF
+            unlit[c] = min(unlit[c], t) if ch == "?" and not (glare >> c) & 1 else _INF
+            if ch == "?" and (glare >> c) & 1:
+                self._glared[c] = min(self._glared[c], t)
             a_hand += ch == "?" and t - dark[c] < HAND_SPELL and not (self.glare >> c) & 1
             if ch in "wbr":
                 self._piece[c] = min(self._piece[c], t)
@@ -449,8 +467,9 @@ class CameraEvidence:
         if not game.placing:
             near &= spread(near) | pending | game.occupied
         if touches(game, d, near) or unsettled(
-                game, d, pending, hidden | readings.dimmed & ~named, readings.seen_since,
-                readings.uncovered(), readings.flickered()) or self.out_of_turn(game, d):
+                game, d, pending, (hidden | readings.dimmed & ~named) & ~self._static,
+                readings.seen_since, readings.uncovered(), readings.flickered(),
+                readings.shown_since) or self.out_of_turn(game, d):
             return Decision("wait")
         if d.back and self._unseen(game, d, d.back) or self._touch and \
                 self.touches.landed_unseen(taken_back(game, d.back), d.moves):
@@ -526,67 +545,3 @@ class CameraEvidence:
             return False
         return out_of_turn(game, cells, self.filled)
 
-
-def unsettled(game: Game, d: Decision, pending: int, hidden: int = 0,
-              seen: Callable[[int], float] | None = None, fresh: int = 0,
-              flickered: int = 0) -> bool:
-    """Whether a commit must wait for readings still settling where its first action may
-    have gone: another landing cell of the moved stack, or another empty cell for a
-    placement (a hand just leaving shows the landing cell a moment after the source: camera
-    benchmark game 10 committed I1K3 while I3's new top was still settling, for I1I3).
-
-    Several placements at once wait while an empty cell reads '?' (``hidden``) since before
-    the last of them was seen (``seen``): the piece the camera cannot name yet may come
-    before some of them, and the order is the game (camera benchmark game 19: C4 read '?'
-    under glare, then C5 and F1 came, and F1 C5 was committed for C4 C5 F1). A '?' that
-    began later is a hand or a flicker, not an earlier piece.
-
-    A move also waits while another landing cell of its stack shows what it shows for the first
-    time since a hand left it (``fresh``): a stack grown under the hand, read at its old
-    height, shows its old top a moment (room game 112: E4, and E1H1 was committed for E1E4).
-
-    A take-back waits while a cell its moves land on read empty in the last half second
-    (``flickered``): a vacated cell flickering a top is no landing (room game 123: C4,
-    vacated, read 'w' by turns, and C5D5 was rewritten as C5C4)."""
-    first = next((m for m in d.moves if not m.is_pass), None)
-    if d.kind != "commit" or first is None:
-        return False
-    if d.back and any(m.target is not None and (flickered >> m.target) & 1 for m in d.moves):
-        return True
-    cells = [m.target for m in d.moves if m.source is None and m.target is not None]
-    if first.source is None and len(cells) > 1 and seen is not None:
-        last = max(seen(c) for c in cells)
-        if any(seen(c) < last for c in iter_cells(hidden & ~game.occupied)):
-            return True
-    if first.source is None:
-        return bool(pending & ~game.occupied)
-    return bool((pending | fresh & ~(1 << first.target if first.target is not None else 0))
-                & game.destinations(first.source))
-
-
-def phantoms(game: Game, snap: str, removals: Collection[int], moved: int = 0) -> str:
-    """``snap`` with the tops read on empty cells in the moving phase unknown: an empty cell
-    never fills again, so a top read there (not a cut-off stack still standing, nor the
-    source of one of the last two moves, which a take-back refills) is something else the
-    camera sees: a neighbour taller than the heights say seen past it, a stack carried over
-    it, a sleeve (camera benchmark game 13: C1C4 made C4 taller, its side read as a black top
-    on C5, and no explanation fitted the board again). A red top there is never a stack: a
-    stack topped by a DVONN piece is nobody's to move, and what a take-back refills, or a
-    cut-off stack, holds none (room game 116: H5, behind the tall G5 its stack went onto,
-    read red now and then, and that kept every later explanation away).
-
-    Nor does a move leave a red top where the top was white or black: such a stack the
-    camera saw moved (``moved``) and now reads red is gone, its cell's print read red (room
-    game 115: C2 and B1 vacated on a salmon-filled print, read red to the end of the game)."""
-    if game.placing:
-        return snap
-    refill = {m.source for m in [m for m in game.move_stack if not m.is_pass][-2:]}
-    occupied = game.occupied
-    out = list(snap)
-    for c, ch in enumerate(snap):
-        if ch in "wbr" and not (occupied >> c) & 1 and (
-                ch == "r" or c not in removals and c not in refill):
-            out[c] = "?"
-        elif ch == "r" and (occupied & moved) >> c & 1 and game.stack(c)[-1] != "r":
-            out[c] = "."
-    return "".join(out)

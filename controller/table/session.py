@@ -14,11 +14,12 @@ from typing import Any
 
 from controller.i18n import Msg, status_line
 from controller.table import gesture, guide
-from controller.table.camera import CameraEvidence, phantoms
+from controller.table.camera import CameraEvidence
 from controller.table.candidates import Candidates
 from controller.table.catchup import Limits, Result
 from controller.table.debounce import Debouncer, Timing
 from controller.table.decision import Decision, decide, lands
+from controller.table.doubts import phantoms
 from controller.table.expected import Expected, empty_mask, has_colours, strip_colours
 from controller.table.inference import IDLE, LIFTED, MISMATCH, WAIT, Explanation
 from controller.table.journaling import JournalLike, unfinished
@@ -40,8 +41,7 @@ class TableController:
     With a ``journal`` its unfinished game resumes (or a new one starts); the players must then
     make the table match the stored position (mismatch roles) before anything is inferred.
     ``game`` starts from a given position instead (tests, demos; not journaled unless new).
-    ``trace`` receives the --trace records (roles, prompt, mismatch) as dicts.
-    """
+    ``trace`` receives the --trace records (roles, prompt, mismatch) as dicts."""
 
     def __init__(
         self, *,

@@ -196,8 +196,8 @@ def test_a_sleeve_over_the_moved_stack_does_not_hide_it() -> None:
 def test_a_commit_waits_while_another_landing_cell_still_settles() -> None:
     """A hand leaves the source first: the commit waits until every other cell the stack
     could have landed on has settled (camera benchmark game 10: I1K3 for I1I3)."""
-    from controller.table.camera import unsettled
     from controller.table.decision import Decision
+    from controller.table.doubts import unsettled
     from engine.move import Move
 
     g, found = first(_two_adjacent_same_colour)
@@ -214,8 +214,8 @@ def test_a_rewrite_waits_while_its_landing_cell_flickers_empty() -> None:
     """A take-back and another move in its place wait while the new landing cell has read
     empty by turns: a vacated cell flickering a top is no landing (room game 123: C4, vacated,
     read 'w' by turns, and C5D5 was rewritten as C5C4)."""
-    from controller.table.camera import unsettled
     from controller.table.decision import Decision
+    from controller.table.doubts import unsettled
     from engine.move import Move
 
     g, found = first(_two_adjacent_same_colour)
@@ -259,7 +259,7 @@ def test_a_top_read_on_an_empty_cell_in_the_moving_phase_is_unknown() -> None:
     which neither can show."""
     from table_helpers import playouts
 
-    from controller.table.camera import phantoms
+    from controller.table.doubts import phantoms
 
     g = next(g for g in playouts(5) if not g.placing and len(g.move_stack) > 52
              and not g.move_stack[-1].is_pass)
@@ -284,7 +284,7 @@ def test_a_stack_seen_moved_that_reads_red_is_gone() -> None:
     vacated on a salmon-filled print). Not seen moved, or red-topped, it reads as it reads."""
     from table_helpers import playouts
 
-    from controller.table.camera import phantoms
+    from controller.table.doubts import phantoms
 
     g = next(g for g in playouts(5) if not g.placing and len(g.move_stack) > 52)
     snap = board(g, True)

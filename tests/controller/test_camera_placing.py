@@ -10,6 +10,7 @@ from test_catchup import at
 
 from controller.table.camera import CameraEvidence
 from controller.table.decision import Decision
+from controller.table.doubts import unsettled
 from controller.table.session import TableController
 from controller.table.turns import in_order
 from engine.game import Game
@@ -303,3 +304,49 @@ def test_a_piece_named_under_a_lamps_spot_reads_unreadable_once_the_stacks_move(
     sight.placement(g, s, 0, 1.3)
     snap, hidden, _ = sight.placement(g, at(s, c1, "."), 0, 1.4)
     assert snap[c1] == "." and hidden == 0
+
+
+@pytest.mark.parametrize("glare_after", [False, True])
+def test_a_piece_under_a_lamps_spot_is_named_once_its_glare_ends(glare_after: bool) -> None:
+    """Room game 149: a lamp's spot on A3 and B4, read '?' for glare from the first frame;
+    Black's piece put on B4 read '?' from then on, as neither empty nor a piece (its top
+    hides part of the spot), and White's next piece came. B4's '?' is no longer the lamp's:
+    it is Black's piece, and A3 beside it, '?' for glare still, is no hand. Where B4 still
+    reads '?' for glare, nothing tells whether a piece came there: the table waits."""
+    a3, b4, c1 = parse_cell("A3"), parse_cell("B4"), parse_cell("C1")
+    spot = 1 << a3 | 1 << b4
+    g = Game()
+    cam = Camera(TableController(game=Game(), colours=True))
+    cam.frames(hide(board(g, True), spot), 1.0, glare=spot)
+    for cell in ("F3", "D3", "E3"):  # the red pieces, each read before the next
+        g.push(Move.place(parse_cell(cell)))
+        cam.frames(hide(board(g, True), spot), 1.4, glare=spot)
+    assert cam.ctl.actions == ["F3", "D3", "E3"]  # Black next
+    s = board(g, True)
+    cam.frames(hide(s, spot | NEIGHBOUR_MASKS[b4]), 0.6)  # Black's hand on B4
+    after = spot if glare_after else 1 << a3
+    cam.frames(hide(s, spot), 0.6, glare=after)
+    cam.frames(hide(s, spot | NEIGHBOUR_MASKS[c1] | 1 << c1), 0.4, glare=after)  # White's
+    cam.frames(hide(at(s, c1, "w"), spot), 1.0, glare=after)
+    assert cam.ctl.actions[3:] == ([] if glare_after else ["B4", "C1"])
+    assert cam.ctl.game.stack(b4) == ("" if glare_after else "b")
+
+
+
+
+def test_placements_wait_for_pieces_read_before_them_and_hidden_now() -> None:
+    """Room game 138: Black's piece on D5, under a lamp's spot, read '.'; White's D1, Black's
+    H5 and White's E1 were read (at 30.3, 31.8 and 33.3 s), then J5 I4 C3; a hand came over
+    D1 E1 H5 (39.0 s) as J5 I4 C3 were to be committed, and they were, for Black's missed
+    piece and the two after it. Pieces read before the chain's last one and hidden now came
+    before it: the chain waits for them; a piece read after it does not hold it."""
+    g = Game.from_moves(["F3", "D3", "E3"])  # Black next
+    d = Decision("commit", moves=tuple(Move.place(parse_cell(c)) for c in ("J5", "I4", "C3")))
+    seen = dict(zip((parse_cell(c) for c in ("J5", "I4", "C3")), (34.7, 38.9, 38.3),
+                    strict=True))
+    shown = {parse_cell("D1"): 30.3, parse_cell("E1"): 33.3, parse_cell("H5"): 31.8}
+    hidden = sum(1 << c for c in shown)
+    assert unsettled(g, d, 0, hidden, lambda c: seen.get(c, 39.0), shown=shown.__getitem__)
+    assert not unsettled(g, d, 0, hidden, lambda c: seen.get(c, 39.0))
+    late = {c: 39.0 for c in shown}
+    assert not unsettled(g, d, 0, hidden, lambda c: seen.get(c, 39.0), shown=late.__getitem__)
