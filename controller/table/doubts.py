@@ -44,7 +44,10 @@ def unsettled(game: Game, d: Decision, pending: int, hidden: int = 0,
     cells = [m.target for m in d.moves if m.source is None and m.target is not None]
     if first.source is None and len(cells) > 1 and seen is not None:
         last = max(seen(c) for c in cells)
-        if any(seen(c) < last or shown is not None and shown(c) < last
+        # (a top read by turns with '?' is seen again at each read: its first read counts)
+        tops = [shown(c) for c in cells] if shown is not None else []
+        lastshown = max((x for x in tops if x < float("inf")), default=-float("inf"))
+        if any(seen(c) < last or shown is not None and shown(c) < lastshown
                for c in iter_cells(hidden & ~game.occupied)):
             return True
     if first.source is None:
