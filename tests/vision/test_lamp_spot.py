@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.geometry import parse_cell
-from vision.cues.spot import Spots
 from vision.sampling import CellSamples, Thresholds, measure_board
 
 BOARD = (150.0, 200.0, 215.0)  # BGR: a cream board
@@ -37,37 +35,3 @@ def test_a_hand_or_a_sleeve_between_the_cells_is_something_over_the_board() -> N
         hand = {6 * 19 + k: colour for k in range(3)}
         board = measure_board(_samples(hand), Thresholds())
         assert board.disturbed[19] == 0.5, colour
-
-
-def test_a_spot_that_shrinks_far_below_its_least_says_something_lies_there() -> None:
-    """Room game 138: D5 under a spot clipped 0.84-0.95 of its samples while empty, 0.32-0.42
-    with Black's piece on it (which read as the board); E5 beside it, empty, 0.47-0.84 as
-    the light drifted."""
-    spots = Spots()
-    d5, e5 = parse_cell("D5"), parse_cell("E5")
-    for d, e in ((0.89, 0.68), (0.84, 0.63), (0.95, 0.74), (0.89, 0.79)):
-        sat = np.zeros(49)
-        sat[d5], sat[e5] = d, e
-        spots.remember(sat, np.ones(49, bool), Thresholds().saturated)
-    sat = np.zeros(49)
-    sat[d5], sat[e5] = 0.37, 0.47
-    assert np.flatnonzero(spots.hidden(sat)).tolist() == [d5]
-    sat[d5] = 0.84
-    assert not spots.hidden(sat).any()
-    none = Spots()  # no spot ever: nothing to hide
-    assert not none.hidden(np.zeros(49)).any()
-
-
-def test_a_top_that_clips_beside_a_spot_where_the_empty_board_did_not_is_something() -> None:
-    """Room game 138: D4, in the halo of the spot on D5, never clipped while empty; White's
-    piece there clipped 0.16 of its samples and read as the board. Away from any spot a top
-    that clips is left to the colours (a glossy white under the lamp)."""
-    spots = Spots()
-    d4, d5, a1 = parse_cell("D4"), parse_cell("D5"), parse_cell("A1")
-    sat = np.zeros(49)
-    sat[d5] = 0.89
-    spots.remember(sat, np.ones(49, bool), Thresholds().saturated)
-    sat[d4] = sat[a1] = 0.16
-    assert np.flatnonzero(spots.hidden(sat)).tolist() == [d4]
-    spots.remember(sat, np.ones(49, bool), Thresholds().saturated)  # not committed yet
-    assert np.flatnonzero(spots.hidden(sat)).tolist() == [d4]
