@@ -191,7 +191,7 @@ class CameraEvidence:
         lone = {c for c in iter_cells(hidden)
                 if not (occupied >> c) & 1 and not hidden & ~self._spot & NEIGHBOUR_MASKS[c]
                 and (snap[c] == "." and self._dark[c] >= began and not self._static >> c & 1
-                     or began <= self._unlit[c] < _INF)}
+                     or self._glared[c] < began <= self._unlit[c] < _INF)}
         self._lone = {c: self._lone.get(c, t) for c in lone}
         wait = self.lone
         other = {"w": "b", "b": "w"}.get(piece)
