@@ -466,6 +466,7 @@ class CameraEvidence:
         # so is not: room game 136's landing J3, beside the hidden sources, went I2I3)
         if not game.placing:
             near &= spread(near) | pending | game.occupied
+        # (a cell read '?' for a lamp's glare since before the last piece is taken for empty)
         if touches(game, d, near) or unsettled(
                 game, d, pending, (hidden | readings.dimmed & ~named) & ~self._static,
                 readings.seen_since, readings.uncovered(), readings.flickered(),
