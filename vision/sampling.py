@@ -344,11 +344,8 @@ def measure_board(s: CellSamples, th: Thresholds, memory: np.ndarray | None = No
     seen = bool(good.sum() >= max(8, 0.4 * ok.sum()))
     if good.sum() >= 3:
         centre = median(f[good], axis=0)
-    # A lamp's spot clips the board bright in every channel: not seen, and nothing foreign
-    # over it (a spot there from the first frame hid every hand's absence: room game 149).
-    spot = ~good & (s.inter.max(axis=1) >= 250) & (s.inter.mean(axis=1) >= 230)
     idx = np.asarray(s.inter_of)  # (49, 6), -1: not counted
-    vis = (ok & ~spot)[np.maximum(idx, 0)] & (idx >= 0)
+    vis = ok[np.maximum(idx, 0)] & (idx >= 0)
     mine = vis & good[np.maximum(idx, 0)]
     nvis = vis.sum(axis=1)
     foreign = nvis - mine.sum(axis=1)
