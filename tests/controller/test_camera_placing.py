@@ -332,9 +332,6 @@ def test_a_piece_under_a_lamps_spot_is_named_once_its_glare_ends(glare_after: bo
     assert cam.ctl.game.stack(b4) == ("" if glare_after else "b")
 
 
-
-
-
 def test_placements_wait_for_pieces_read_before_them_and_hidden_now() -> None:
     """Room game 138: Black's piece on D5, under a lamp's spot, read '.'; White's D1, Black's
     H5 and White's E1 were first read at 30.3, 31.8 and 33.3 s, then J5 I4 C3 (34.0, 36.0,
