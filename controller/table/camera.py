@@ -102,6 +102,7 @@ class CameraEvidence:
         self._was_touched = 0  # the camera's moved stacks at the last reading
         self._fresh = 0  # stacks seen moved since the last commit (and not covered since)
         self._clear = 0  # ... of those, the ones first seen moved with no hand over the board
+        self._cleared = 0  # every stack ``_clear`` held since the last commit
         self.moved = 0  # stacks first seen moved since the last commit (kept when still)
         self.touches = Touches()  # when each was seen moved, and last read a top
         self.set_downs = SetDowns()  # the same since the game began
@@ -276,6 +277,7 @@ class CameraEvidence:
         self._touch = self._touch or bool(touched)
         self._fresh = (self._fresh | new) & touched
         self._clear = (self._clear | (0 if a_hand else new)) & touched
+        self._cleared |= self._clear
         self._was_touched = touched
         if grown != self._grown:  # every reading: a break while nothing blinks counts too
             self._grown, self._grown_at = grown, t
@@ -304,6 +306,10 @@ class CameraEvidence:
                 if landed and any(b == "." and a not in ".?"
                                   for a, b in zip(self._asked, board, strict=True)):
                     landed = 0
+            elif watch & self._cleared & ~landed:
+                # (as it opens: another blinking cell seen moved so since the last commit,
+                # room game 133: E2 as F2's stack came down, then F3 as the hand left it)
+                landed = 0
             if landed and self._source is not None:
                 # (and only while no other blinking cell has been unreadable since the hand
                 # came to lift the source: the touch cue cannot see that stack set down; room
@@ -424,7 +430,7 @@ class CameraEvidence:
         self.answer = 0
         self._grown, self._grown_at = 0, _INF
         self._asked = ""
-        self._fresh = self._clear = self.moved = 0
+        self._fresh = self._clear = self._cleared = self.moved = 0
         self.touches.clear()
         self._held.clear()
         self._under = self._odd = self._hid = 0

@@ -8,9 +8,13 @@ agrees with every readable cell of the snapshot; unchanged cells are evidence to
 
 Pruning follows the sensors: in phase 2 an empty cell never fills again, so every source of a
 forward move must read empty, and a cell that reads occupied must be occupied (or a cut-off
-stack still standing) at the end. In phase 1 a placement goes on a cell that reads occupied,
-with the right colour (camera) or magnet polarity (hall board). Take-backs are searched only
-when nothing forward explains the snapshot (a forward explanation always wins).
+stack still standing) at the end; a stack that reads empty beside the stacks that stay, linked
+through them to a DVONN piece, is never cut off, so each such stack costs an action of its
+own (room game 116: a move that cut off 16 stacks, all taken away, then a stack lifted: every
+stack read empty was a source, and the search ran out of positions). In phase 1 a placement
+goes on a cell that reads occupied, with the right colour (camera) or magnet polarity (hall
+board). Take-backs are searched only when nothing forward explains the snapshot (a forward
+explanation always wins).
 
 The search is bounded by plies and by positions visited (nodes), never by the clock: the
 same log gives the same game on any machine, however loaded. A search cut by its node bound
@@ -25,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from engine.game import Game
-from engine.geometry import NUM_CELLS, iter_cells
+from engine.geometry import NUM_CELLS, flood, iter_cells, spread
 from engine.move import PASS, Move
 
 EMPTY = "."
@@ -297,10 +301,15 @@ class _Search:
 
     def _forward(self, removals: dict[int, str], depth: int, allowed: set[Move] | None
                  ) -> None:
-        if self._spent():
-            return
         g, r = self.g, self.r
         occ = g.occupied
+        if not g.placing:
+            stay = occ & r.full  # (never a source again, so a DVONN piece's link for good)
+            must = r.empty & occ & spread(flood(g.red_stacks & stay, stay))
+            if must and _popcount(must) > depth:
+                return  # more stacks must leave by their own moves than actions are left
+        if self._spent():
+            return
         rm = 0
         for c in removals:
             rm |= 1 << c

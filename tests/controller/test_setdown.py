@@ -125,6 +125,24 @@ def test_a_stack_shaken_while_the_landing_is_unreadable_is_no_landing() -> None:
     _asks_on(SHAKEN)
 
 
+#: Room game 133 (`benchmarks/camera_games.py --room --first 133`, the reader with the lamp's
+#: clipped board read as a spot, dropped in the thirty-sixth session): the position after
+#: E1D1, the actions after it, and the readings from 103 s to 112.5 s. F2's white stack came
+#: down on E2 (F1 and F3 white too), seen moved; then the hand, leaving, shook F3, seen moved
+#: just before the prompt showed. The player answered E2 two seconds later.
+EARLY = Path(__file__).parent / "data" / "catchup" / "early_touch_not_answer.jsonl"
+
+
+def test_a_stack_shaken_after_the_landing_was_seen_is_no_answer() -> None:
+    """F2F3 was committed: F3, the one blinking stack still seen moved as the prompt opened,
+    was taken as where the stack landed, though E2 had been seen moved before it. Two blinking
+    stacks seen moved since the last commit tell nothing; the player's answer then does."""
+    game, then, events = room_log(EARLY)
+    out = replay_events(events, game=game)
+    assert out.lines[game.ply:] == then[:2]  # K5J5 F2E2
+    assert out.controller.view().prompt == "choose-destination"
+
+
 def _asks_on(log: Path) -> None:
     """A room log replayed gives only true actions and ends asking where a stack landed."""
     game, then, events = room_log(log)
