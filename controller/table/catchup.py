@@ -303,10 +303,10 @@ class _Search:
                  ) -> None:
         g, r = self.g, self.r
         occ = g.occupied
-        if not g.placing:
+        gone = r.empty & occ
+        if not g.placing and _popcount(gone) > depth:
             stay = occ & r.full  # (never a source again, so a DVONN piece's link for good)
-            must = r.empty & occ & spread(flood(g.red_stacks & stay, stay))
-            if must and _popcount(must) > depth:
+            if _popcount(gone & spread(flood(g.red_stacks & stay, stay))) > depth:
                 return  # more stacks must leave by their own moves than actions are left
         if self._spent():
             return
