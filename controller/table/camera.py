@@ -307,8 +307,9 @@ class CameraEvidence:
                                   for a, b in zip(self._asked, board, strict=True)):
                     landed = 0
             elif watch & self._cleared & ~landed:
-                # (as it opens: another blinking cell seen moved so since the last commit,
-                # room game 133: E2 as F2's stack came down, then F3 as the hand left it)
+                # (as it opens, none where another blinking stack was seen moved in the clear
+                # since the last commit: room game 133, E2 as F2's stack came down on it, then
+                # F3 as the hand left)
                 landed = 0
             if landed and self._source is not None:
                 # (and only while no other blinking cell has been unreadable since the hand
