@@ -42,13 +42,20 @@ def test_a_move_that_cut_off_sixteen_stacks_is_found_within_the_bound() -> None:
         assert (("F2H2",), parse_cell("J2")) in found, found
 
 
-@settings(max_examples=25, deadline=None)
-@given(st.integers(min_value=0, max_value=10_000), st.integers(min_value=1, max_value=2))
-def test_the_actions_made_are_always_found(seed: int, n: int) -> None:
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=0, max_value=10_000), st.integers(min_value=0, max_value=60),
+       st.integers(min_value=1, max_value=2))
+def test_the_actions_made_are_always_found(seed: int, plies: int, n: int) -> None:
     """Whatever is cut off and taken away, the sequence made is among the explanations
-    (of the fewest actions and one more)."""
+    (of the fewest actions and one more), from 116's position or a random game's."""
     rng = random.Random(seed)
-    g = _game()
+    start = _game()
+    if plies:  # a random game that many plies into its moving phase (or its end)
+        start = Game()
+        while not start.is_over() and (start.placing or plies):
+            plies -= not start.placing
+            start.push(rng.choice(start.legal_moves()))
+    g = start.copy()
     made = []
     for _ in range(n):
         moves = [m for m in g.legal_moves() if not m.is_pass]
@@ -56,7 +63,7 @@ def test_the_actions_made_are_always_found(seed: int, n: int) -> None:
             break
         made.append(rng.choice(moves))
         g.push(made[-1])
-    r = search(_game(), board(g, colours=True), extra=1, limits=Limits(nodes=100_000))
-    assert not r.truncated
+    r = search(start, board(g, colours=True), extra=1, limits=Limits(nodes=100_000))
+    assert not r.truncated and min(h.cost for h in r.hypotheses) <= len(made)
     assert any(h.real_moves() == tuple(made) and h.lifted is None for h in r.hypotheses), (
         made, [h.moves for h in r.hypotheses])
