@@ -34,6 +34,7 @@ from vision.cues.departure import Departures, departed
 from vision.cues.frame_classes import MIN_STD, PRIOR_WEIGHT, black_tint, piece_models
 from vision.cues.new_tops import new_tops, outline_bare, print_absent
 from vision.cues.own_look import NEW_CHROMA, CellLooks
+from vision.cues.spot import Spots, ring_clipped
 from vision.sampling import (
     Board,
     CellSamples,
@@ -100,6 +101,8 @@ class ColourModel:
     looks: CellLooks = field(default_factory=CellLooks, repr=False, compare=False)
     #: Each cell's own colour range while empty (``vision.cues.departure``).
     departures: Departures = field(default_factory=Departures, repr=False, compare=False)
+    #: The lamp's spots on the empty board (``vision.cues.spot``).
+    spots: Spots = field(default_factory=Spots, repr=False, compare=False)
     #: Per cell: the last frame that judged it read a new top where the heights say empty.
     new_top: np.ndarray = field(default_factory=lambda: np.zeros(NUM_CELLS, bool), repr=False,
                                 compare=False)
@@ -291,6 +294,8 @@ class ColourModel:
         tinted = tinted | (placing(heights) & (heights is not None) & departed(
             self.departures, m, empty_s, means, orders[:, 0], board.shade, plain_empty, still,
             s.anchor, th))
+        ring = ring_clipped(s.inter, s.inter_of)  # (a piece under a lamp's spot hides it)
+        spot = placing(heights) & self.spots.hidden(pm.saturated, ring)
         for c in range(NUM_CELLS):
             # Which piece: the most likely (a wide class pays for its width); whether any: the
             # chosen class must be near enough.
@@ -441,7 +446,7 @@ class ColourModel:
                     clearly = True
                 if de[c] <= th.empty and not clearly and no_print[c]:
                     why = "the board's print does not show: something lies over it"
-                elif de[c] <= th.empty and not clearly and not tinted[c]:
+                elif de[c] <= th.empty and not clearly and not tinted[c] and not spot[c]:
                     # (a new top read before, with a hand beside it now: not seen gone)
                     label = "." if not (self.new_top[c] and board.disturbed[c] > 0) else "?"
                 elif pm.saturated[c] > th.saturated and not (
@@ -485,6 +490,7 @@ class ColourModel:
         if heights is not None and not heights.any() and all(x == "." for x in labels):
             self._learn_empty_board(m, board, usable)
         if heights is not None and still:
+            self.spots.remember(pm.saturated, ring, ~occupied & (board.disturbed == 0), th)
             self.departures.remember(m.raw, np.array([x == "." for x in labels]) & plain_empty,
                                      s.anchor)
             # The stacks as this frame shows them (a new piece it read is there already).
