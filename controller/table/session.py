@@ -119,7 +119,7 @@ class TableController:
         self.suggested: int | None = None
         self._pick: int | None = None  # a cell chosen with confirm
         self._picks: list[int] = []  # the cells chosen so far for the current prompt
-        self.message = self.status = ""
+        self.message = self.status = self._plain = ""
         self.finished = False
         self._choice_empty = 0  # cells already empty when the current prompt began
         self.sight = CameraEvidence(noise=self.debouncer.timing.noise)  # a hand, a piece unnamed
@@ -198,10 +198,8 @@ class TableController:
 
     def heights(self) -> list[int]:
         """The stacks' heights as the table shows them (cut-off stacks not yet taken away)."""
-        out = [len(s) for s in self.game.stacks()]
-        for c in self.removals:
-            out[c] = self._tall.get(c, 1)
-        return out
+        tall, stacks = self._tall, self.game.stacks()
+        return [tall.get(c, 1) if c in self.removals else len(s) for c, s in enumerate(stacks)]
 
     def height_question(self) -> tuple[int, int] | None:
         """While a prompt asks where the first action not committed landed: the prompted
@@ -246,14 +244,14 @@ class TableController:
         first = e.source if e.kind == LIFTED and not self.game.placing else None
         for start in (first, None) if first is not None else (None,):
             result = self.candidates.search(
-                self.game, snap, plain=snap == self.stable and not unseen,
+                self.game, snap, plain=snap == self._plain and not unseen,
                 prompt=e.kind == LIFTED and bool(e.choice), removals=self.removals,
                 history=self._history, polarity=self.polarity if self.check_polarity else None,
                 limits=self.limits, hidden=hidden, first=start, extra=self._slack,
                 nodes=self._budget, since=self._since, unseen=unseen, t=self._t,
                 loose=self.debouncer.flicker_empty(self._since),
                 answer=self.sight.narrow(self.game),  # (a hand said where; stacks set down)
-                covered=hidden if self.colours and snap == self.stable else 0, keep=keep)
+                covered=hidden if self.colours and snap == self._plain else 0, keep=keep)
             self._budget -= result.nodes
             self._cut = self._cut or result.truncated
             self.search_count += 1
@@ -284,6 +282,7 @@ class TableController:
         if self.colours:  # a lone '?' where the side to act places: its piece
             snap, hidden, self._resume = self.sight.placement(self.game, snap, hidden, self._t)
             snap = phantoms(self.game, snap, self.removals, self.sight.moved)
+        self._plain = snap  # (a plain reading: pieces under a lamp's spot named, nothing masked)
         named = self._unreadable & ~hidden
         ply = self.game.ply
         for _ in range(_MAX_CHAIN):

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 from table_helpers import board, replay_from
-from test_catchup import at, first, same_colour_targets
+from test_catchup import after, at, feeder, first, same_colour_targets
 
 from controller.table.candidates import STALE, Candidates
 from controller.table.catchup import Hypothesis, Limits, Result, search
 from engine.game import Game
-from engine.geometry import iter_cells
+from engine.geometry import NEIGHBOUR_MASKS, iter_cells
 from engine.move import PASS, Move
 
 DATA = Path(__file__).parent / "data" / "catchup"
@@ -93,6 +93,31 @@ def test_a_kept_game_one_reading_does_not_fit_stays_a_while() -> None:
     assert kept.paths(start) == ()
 
 
+def test_a_board_nothing_explains_says_nothing_against_the_kept_games() -> None:
+    """Room game 138: K3, empty, read white for 4 s while the players went on; the kept games
+    fitted nothing then, were dropped after ``STALE`` seconds, and the true one, ten moves
+    past the last commit, fitted the board again a second later. A misread board that no
+    sequence explains at all leaves them kept; one that another sequence explains (here: the
+    board as it was, nothing moved) counts against them as before."""
+    start, after, _ = _scene(3)
+    snap = board(after, colours=True)
+    result = search(start, snap, limits=Limits(depth=3))
+    kept = Candidates()
+    kept.keep(start, result, 0.0)
+    paths = set(kept.paths(start))
+    empty = next(c for c in range(49) if not start.stack(c) and not after.stack(c))
+    misread = snap[:empty] + "w" + snap[empty + 1:]
+    for t in (1.0, 1.0 + STALE, 1.0 + 2 * STALE):
+        assert not kept.search(start, misread, plain=True, prompt=True, t=t).hypotheses
+        assert set(kept.paths(start)) == paths
+    found = kept.search(start, snap, plain=True, prompt=True, t=2.0 + 2 * STALE)
+    assert {h.moves for h in found.hypotheses} == paths
+    still = board(start, colours=True)
+    for t in (3.0 + 2 * STALE, 3.5 + 3 * STALE):
+        kept.search(start, still, plain=True, prompt=True, t=t)
+    assert kept.paths(start) == ()
+
+
 def test_players_who_never_answer_are_followed_by_their_later_moves(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Simulated camera session 69 (answers drawn from ranges), its log from ply 62: B4 moved
@@ -144,3 +169,36 @@ def test_a_landing_a_hand_hid_as_the_prompt_began_is_kept_until_it_shows(
     then = kept.search(g, landed, plain=True, prompt=True, t=1.0, answer=down)
     assert [h.moves for h in then.hypotheses if len(h.moves) == 1] == (
         [(Move(s, other),)] if under_hand else [])
+
+
+def test_a_piece_named_under_a_spot_leaves_the_readings_plain() -> None:
+    """Room game 138: Black's D5, under a lamp's spot, was named as the pieces were placed
+    (read '?' alone) and read '.' once they moved. Every reading then differed from the
+    stable one there, so none counted as plain, and no game was kept while a prompt went
+    unanswered: the players went on, and the table lost them all. A piece named so is part
+    of the board as read."""
+    g, found = first(_two_same_one_other)
+    assert isinstance(found, tuple)
+    s, same, _ = found
+    near = 0
+    for c in (s, *same):
+        near |= 1 << c | NEIGHBOUR_MASKS[c]
+    named = next(c for c in iter_cells(g.occupied & ~near) if len(g.stack(c)) == 1)
+    f = feeder(g, colours=True)
+    f.ctl.sight._named |= 1 << named
+    f.read(edit_cell(board(g, True), named))
+    assert f.ctl.explanation.kind == "idle"
+    g1 = after(g, Move.step(s, same[0]))
+    f.read(edit_cell(board(g1, True), named))
+    assert f.ctl.game.move_stack == g.move_stack  # asked, not committed
+    nxt = next(m for m in g1.legal_moves() if not m.is_pass and m.source is not None
+               and m.target is not None and not (near | 1 << named) >> m.source & 1
+               and not (near | 1 << named) >> m.target & 1)
+    f.read(edit_cell(board(after(g1, nxt), True), named))  # the next player went on
+    kept = {p[0] for p in f.ctl.candidates.paths(f.ctl.game)}
+    assert kept == {Move.step(s, c) for c in same}
+
+
+def edit_cell(snap: str, cell: int, read: str = ".") -> str:
+    """``snap`` with ``cell`` read bare (or ``read``)."""
+    return snap[:cell] + read + snap[cell + 1:]
