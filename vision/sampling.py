@@ -208,12 +208,17 @@ class Measured:
     peak: np.ndarray  # (49,) median raw value of the brightest channel (255: clipped)
 
 
+def clipped_white(px: np.ndarray) -> np.ndarray:
+    """Per sample of ``px`` (..., 3): clipped, bright in every channel (a lamp's glare), not
+    one channel under a warm cast."""
+    return np.asarray((px.max(axis=-1) >= 250) & (px.mean(axis=-1) >= 230))
+
+
 def measure(cells: np.ndarray, valid: np.ndarray, white: np.ndarray, shade: np.ndarray
             ) -> Measured:
     """Reduce each cell's samples to robust features."""
     norm = cells / np.maximum(white, 8.0)[:, None, :]
-    # Clipped: bright in every channel (a lamp's glare), not one channel under a warm cast.
-    clipped = (cells.max(axis=-1) >= 250) & (cells.mean(axis=-1) >= 230)
+    clipped = clipped_white(cells)
     use = valid & ~clipped
     # Mostly clipped (a white top under a bright lamp): use the clipped samples after all.
     few = use.sum(axis=1) < 3

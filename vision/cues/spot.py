@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.geometry import NUM_CELLS
-from vision.sampling import Thresholds
+from vision.sampling import Thresholds, clipped_white
 
 #: How far below the least clipped share a cell showed while empty under the spot its share
 #: must fall for something to lie there.
@@ -34,9 +34,8 @@ RING_HALO = 0.1
 
 
 def clipped_share(px: np.ndarray, valid: np.ndarray | None = None) -> np.ndarray:
-    """Per row of ``px`` (..., n, 3), the share of its ``valid`` samples clipped white in
-    every channel (a lamp's glare, not one channel under a warm cast)."""
-    clipped = (px.max(axis=-1) >= 250) & (px.mean(axis=-1) >= 230)
+    """Per row of ``px`` (..., n, 3), the share of its ``valid`` samples clipped white."""
+    clipped = clipped_white(px)
     ok = np.ones(clipped.shape, bool) if valid is None else valid
     return np.asarray((clipped & ok).sum(axis=-1) / np.maximum(ok.sum(axis=-1), 1))
 
