@@ -160,8 +160,7 @@ class ColourModel:
         if s.rim_soft is not None:  # a soft edge confirms an expected top
             rim = np.where(occupied, s.rim_soft, rim)
         tint = black_tint(self.means, m, occupied & usable & (rim >= th.rim_dark))
-        means, stds = piece_models(self.means, self.stds, th.unknown, m, occupied & usable,
-                                   tint)
+        means, stds = piece_models(self.means, self.stds, th.unknown, m, occupied & usable, tint)
         dp = piece_dists(m.piece, means, stds)
         gate(dp, m.piece, tint)
         nll = dp + np.array([2.0 * float(np.log(stds[k]).sum()) for k in PIECES])[None, :]
@@ -251,10 +250,11 @@ class ColourModel:
                 np.mean(board.disturbed)) < 0.1:
             self.empty_profile = median(profile[empty_shapes], axis=0)
         # Each cell against its own look when last seen empty (a new piece changes the board
-        # round its centre, whatever its colour), in a frame where nothing lies over the board.
+        # round it), in a still frame (a lamp's spot round a cell is light: room game 149's A3).
         moved = self.looks.change(s, self.thresholds)
+        glare = board.foreign <= board.lit
         still = not (s.covered is not None and bool(s.covered.any())) and not bool(
-            (board.disturbed > 0).any())
+            ((board.disturbed > 0) & ~glare).any())
         # ... and the colour at its centre against the range it showed while empty (a white
         # top on cream paper changes the board's brightness round it too little), in a still
         # frame only (a hand over a marker card moves the white every colour is relative to).
@@ -326,8 +326,8 @@ class ColourModel:
                     or (not occupied[c] and de[c] <= 0.25 * th.empty))):
                 # Something lies over the board around the cell (a hand, a sleeve): only a
                 # cell that is itself unmistakable, with two foreign neighbours at most, or an
-                # expected top that shows a whole disc, reads.
-                why = "something over the board here"
+                # expected top that shows a whole disc, reads (a lamp's spot alone: glare).
+                why = GLARE if glare[c] else "something over the board here"
             elif mixed[c] and occupied[c]:
                 why = "mixed colours"
             elif heights is not None and heights[c] > 0:
@@ -358,9 +358,9 @@ class ColourModel:
                         fits and outline_bare(profile, c, shape_examples[order[0]],
                                               empty_shapes, self.empty_profile))):
                     label = "."  # the stack was lifted: the empty board shows
-                elif m.saturated[c] > th.saturated and not (k == "w" and (whites_clip
-                                                                          or lit[c])):
-                    why = GLARE
+                elif m.saturated[c] > th.saturated and not (k == "w" and (
+                        whites_clip or lit[c])) or board.lit[c] >= 2 and best > 0.25 * th.unknown:
+                    why = GLARE  # (or in a spot's halo, a loose fit: 149's black B4 read 'w')
                 elif not piece_ok and dark_top[c]:
                     label = "b"  # a glossy black top off the tint of the frame's others
                     best, second = float(dark_top[c]), float(dark_top[c]) + th.margin
@@ -388,11 +388,11 @@ class ColourModel:
                 edge = max(2.0 * (th.rim_dark if k == "b" else th.rim),
                            1.5 * print_rim if de[c] <= th.empty else 0.0)
                 # A glossy top's highlight may clip a part of it: not glare where the rest
-                # fits a piece closely, far from the empty board, inside a whole disc edge.
+                # fits a piece closely, off the empty board, inside a whole disc edge (room game
+                # 149: white tops on yellow laminate, 1.7-3.9 times the empty bar off it).
                 sheen = (pm.saturated[c] <= 0.35 and best <= 0.25 * th.unknown
-                         and de[c] >= 4.0 * th.empty and rim[c] >= 1.5 * edge)
-                clearly = (piece_ok and rim[c] >= edge
-                           and best + th.clearly <= de[c]
+                         and de[c] >= th.empty and rim[c] >= 1.5 * edge)
+                clearly = (piece_ok and rim[c] >= edge and best + th.clearly <= de[c]
                            and (pm.saturated[c] < 0.05 or sheen)
                            and pm.spread[c] <= th.flat and empty_c is not None
                            and dist(means[k], empty_c[c], empty_s) >= th.separable)

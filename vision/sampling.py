@@ -194,6 +194,9 @@ class Board:
     disturbed: np.ndarray  # (49,) share of the cell's visible surroundings that is foreign
     foreign: np.ndarray  # (49,) how many of them
     seen: bool  # enough of the surface was visible to trust feats
+    #: (49,) how many of the foreign ones clip white: a lamp's spot, light, not something
+    #: over the board (room game 149: A3 and B4 at a laminate's edge, from the first frame)
+    lit: np.ndarray = field(default_factory=lambda: np.zeros(NUM_CELLS, int))
 
 
 @dataclass
@@ -356,10 +359,11 @@ def measure_board(s: CellSamples, th: Thresholds, memory: np.ndarray | None = No
     foreign = nvis - mine.sum(axis=1)
     # Share of the visible surroundings that is foreign (two at least: one may be a print).
     disturbed = np.where(foreign >= 2, foreign / np.maximum(nvis, 1), 0.0)
+    lit = (vis & ~mine & clipped_white(np.nan_to_num(s.inter))[np.maximum(idx, 0)]).sum(axis=1)
     local = _median(f[np.maximum(idx, 0), 0], mine, 0.0)
     # Shadows darken a lot; a lamp brightens a little (more is a print under the points).
     shade = np.where(mine.sum(axis=1) >= 2, np.clip(local - centre[0], -1.0, 0.25), 0.0)
-    return Board(centre, shade, disturbed, foreign, seen)
+    return Board(centre, shade, disturbed, foreign, seen, lit)
 
 
 def print_match(ring: np.ndarray, ring_valid: np.ndarray, examples: np.ndarray,
